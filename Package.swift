@@ -1,0 +1,46 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract.
+// SheetModel knows nothing of C; OCRKit knows nothing of sheets.
+let package = Package(
+    name: "statsheet",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "statsheet", targets: ["statsheet"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        // Tesseract's C API and Leptonica, seen through one shim header.
+        .systemLibrary(
+            name: "CTesseract",
+            pkgConfig: "tesseract",
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libpng-dev"])]
+        ),
+        // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
+        .target(name: "OCRKit", dependencies: ["CTesseract"]),
+        // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.
+        .target(name: "SheetModel"),
+        // Load → align → read: the stages that turn an image file into a sheet result.
+        .target(
+            name: "SheetPipeline",
+            dependencies: ["SheetModel", "OCRKit", .product(name: "Logging", package: "swift-log")]
+        ),
+        .executableTarget(
+            name: "statsheet",
+            dependencies: [
+                "SheetPipeline", "SheetModel",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(name: "SheetModelTests", dependencies: ["SheetModel"]),
+        .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit"]),
+        // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
+        .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

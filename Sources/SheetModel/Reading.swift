@@ -1,0 +1,175 @@
+/// The value read from a field, in the shape its kind calls for.
+/// JSON: an integer for counts, `"YYYY-MM-DD"` for dates, a string for text and digits, a boolean for
+/// checkboxes, and null for an empty field.
+public enum FieldValue: Sendable, Equatable, Hashable, Codable, CustomStringConvertible {
+    case empty
+    case integer(Int)
+    case string(String)
+    case boolean(Bool)
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.singleValueContainer()
+        if c.decodeNil() { self = .empty }
+        else if let b = try? c.decode(Bool.self) { self = .boolean(b) }
+        else if let i = try? c.decode(Int.self) { self = .integer(i) }
+        else { self = .string(try c.decode(String.self)) }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.singleValueContainer()
+        switch self {
+        case .empty: try c.encodeNil()
+        case .integer(let i): try c.encode(i)
+        case .string(let s): try c.encode(s)
+        case .boolean(let b): try c.encode(b)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .empty: "—"
+        case .integer(let i): String(i)
+        case .string(let s): s
+        case .boolean(let b): b ? "☑" : "☐"
+        }
+    }
+}
+
+/// What was read from one field, and how sure the reader is.
+public struct FieldReading: Sendable, Equatable, Codable {
+    public var value: FieldValue
+    /// The raw characters recognised, before interpretation ("07" for the count 7).
+    public var text: String
+    /// 0–100: how likely the value is right. Under the review threshold the field is flagged.
+    public var confidence: Double
+    public var flagged: Bool
+    /// Why the field is flagged, or what made the reader unsure, in words.
+    public var notes: [String]
+
+    public init(value: FieldValue, text: String, confidence: Double, flagged: Bool = false, notes: [String] = []) {
+        self.value = value
+        self.text = text
+        self.confidence = min(100, max(0, confidence))
+        self.flagged = flagged
+        self.notes = notes
+    }
+
+    enum CodingKeys: String, CodingKey { case value, text, confidence, flagged, notes }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(value: try c.decodeIfPresent(FieldValue.self, forKey: .value) ?? .empty,
+                  text: try c.decode(String.self, forKey: .text),
+                  confidence: try c.decode(Double.self, forKey: .confidence),
+                  flagged: try c.decode(Bool.self, forKey: .flagged),
+                  notes: try c.decodeIfPresent([String].self, forKey: .notes) ?? [])
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(value, forKey: .value)
+        try c.encode(text, forKey: .text)
+        try c.encode((confidence * 10).rounded() / 10, forKey: .confidence)
+        try c.encode(flagged, forKey: .flagged)
+        if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
+    }
+}
+
+/// Where a sheet stands after reading.
+public enum SheetStatus: String, Sendable, Codable, Equatable {
+    /// Every field read with confidence at or above the threshold.
+    case clean
+    /// Read, but a person must look at the flagged fields.
+    case needsReview = "needs_review"
+    /// Not read at all: the file could not be loaded or the sheet could not be aligned.
+    case failed
+}
+
+/// How the image was matched to its template.
+public struct AlignmentReport: Sendable, Equatable, Codable {
+    /// 0–1: the share of the template's printed box lines found where the fit puts them.
+    public var quality: Double
+    /// Clockwise quarter turns the sheet was found in (1 = photographed sideways, 2 = upside down).
+    public var quarterTurns: Int
+    /// Pixels per point at the page's centre: 300 dpi is 4.17.
+    public var scale: Double
+    /// The template mark could be read (nil when the sheet was aligned without it).
+    public var markRead: Bool
+
+    public init(quality: Double, quarterTurns: Int, scale: Double, markRead: Bool) {
+        self.quality = quality; self.quarterTurns = quarterTurns; self.scale = scale; self.markRead = markRead
+    }
+}
+
+/// Everything statsheet learned from one input file.
+public struct SheetResult: Sendable, Equatable {
+    public var file: String
+    public var template: String?
+    public var templateVersion: Int?
+    public var status: SheetStatus
+    public var error: String?
+    public var alignment: AlignmentReport?
+    /// Field id → reading, in template order.
+    public var fields: [(id: String, reading: FieldReading)]
+    /// Milliseconds spent on this sheet.
+    public var milliseconds: Double
+
+    public init(file: String, template: String? = nil, templateVersion: Int? = nil, status: SheetStatus,
+                error: String? = nil, alignment: AlignmentReport? = nil,
+                fields: [(id: String, reading: FieldReading)] = [], milliseconds: Double = 0) {
+        self.file = file; self.template = template; self.templateVersion = templateVersion; self.status = status
+        self.error = error; self.alignment = alignment; self.fields = fields; self.milliseconds = milliseconds
+    }
+
+    public static func failed(file: String, error: String, template: String? = nil, milliseconds: Double = 0) -> SheetResult {
+        SheetResult(file: file, template: template, status: .failed, error: error, milliseconds: milliseconds)
+    }
+
+    public func reading(_ id: String) -> FieldReading? { fields.first { $0.id == id }?.reading }
+
+    public static func == (a: SheetResult, b: SheetResult) -> Bool {
+        a.file == b.file && a.template == b.template && a.templateVersion == b.templateVersion && a.status == b.status
+            && a.error == b.error && a.alignment == b.alignment && a.milliseconds == b.milliseconds
+            && a.fields.map(\.id) == b.fields.map(\.id) && a.fields.map(\.reading) == b.fields.map(\.reading)
+    }
+}
+
+extension SheetResult: Codable {
+    private struct FieldKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case file, template, templateVersion = "template_version", status, error, alignment, fields, milliseconds
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(file, forKey: .file)
+        try c.encode(template, forKey: .template)
+        try c.encodeIfPresent(templateVersion, forKey: .templateVersion)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(alignment, forKey: .alignment)
+        // Fields keep template order in the output, which a dictionary would lose.
+        var f = c.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+        for (id, reading) in fields { try f.encode(reading, forKey: FieldKey(stringValue: id)) }
+        try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let f = try c.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
+        self.init(file: try c.decode(String.self, forKey: .file),
+                  template: try c.decodeIfPresent(String.self, forKey: .template),
+                  templateVersion: try c.decodeIfPresent(Int.self, forKey: .templateVersion),
+                  status: try c.decode(SheetStatus.self, forKey: .status),
+                  error: try c.decodeIfPresent(String.self, forKey: .error),
+                  alignment: try c.decodeIfPresent(AlignmentReport.self, forKey: .alignment),
+                  fields: try f.allKeys.map { ($0.stringValue, try f.decode(FieldReading.self, forKey: $0)) },
+                  milliseconds: try c.decodeIfPresent(Double.self, forKey: .milliseconds) ?? 0)
+    }
+}

@@ -1,0 +1,91 @@
+/// What a field holds, which decides how it is read and what its value looks like.
+public enum FieldKind: String, Sendable, Codable, CaseIterable {
+    /// A small non-negative integer (shots, saves…), usually written one digit per comb box.
+    case count
+    /// A string of digits where leading zeros matter (a jersey or ID number).
+    case digits
+    /// Printed or written words (athlete, opponent).
+    case text
+    /// A date written MM DD YY, one digit per comb box.
+    case date
+    /// A box that is marked or not.
+    case checkbox
+}
+
+/// One field of a sheet: where it is and what it holds.
+public struct FieldSpec: Sendable, Equatable, Codable {
+    /// Unique within its template; dotted names group fields (`q2.saves`, `context.hs`).
+    public var id: String
+    public var kind: FieldKind
+    /// Where the field's box is, in points.
+    public var rect: Rect
+    /// Number of one-digit boxes splitting `rect` into equal widths.
+    public var combs: Int?
+    /// Text printed with the field on the blank sheet.
+    public var label: String?
+    /// Inclusive bounds for counts, written `[min, max]`.
+    public var range: [Int]?
+
+    public init(id: String, kind: FieldKind, rect: Rect, combs: Int? = nil, label: String? = nil, range: [Int]? = nil) {
+        self.id = id; self.kind = kind; self.rect = rect; self.combs = combs; self.label = label; self.range = range
+    }
+
+    /// The comb boxes of this field, or the whole rect when it has none.
+    public var boxes: [Rect] {
+        guard let combs, combs > 1 else { return [rect] }
+        return (0..<combs).map { rect.slice($0, of: combs) }
+    }
+
+    public var allowedRange: ClosedRange<Int>? {
+        guard let range, range.count == 2, range[0] <= range[1] else { return nil }
+        return range[0]...range[1]
+    }
+}
+
+/// Text printed on the blank sheet that is not a field's own label: column and row headings,
+/// instructions.
+public struct PrintedLabel: Sendable, Equatable, Codable {
+    public var text: String
+    /// Left end of the text's baseline, in points.
+    public var at: [Double]
+    /// Font size in points.
+    public var size: Double?
+
+    public init(text: String, at: [Double], size: Double? = nil) {
+        self.text = text; self.at = at; self.size = size
+    }
+}
+
+/// Page size in points.
+public struct PageSize: Sendable, Equatable, Codable {
+    public var width: Double, height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+}
+
+/// A sheet template, format 1: the one description from which the blank sheet is printed and
+/// filled sheets are read. See `Templates/README.md` for the contract.
+///
+/// Keys this version does not use (`rules`, `gameLog`, …) are ignored when decoding, so later
+/// versions of statsheet can add them without breaking older readers.
+public struct SheetTemplate: Sendable, Equatable, Codable {
+    public static let supportedFormat = 1
+
+    public var format: Int
+    public var id: String
+    public var version: Int
+    public var title: String
+    public var page: PageSize
+    public var fields: [FieldSpec]
+    public var labels: [PrintedLabel]?
+
+    public init(format: Int = SheetTemplate.supportedFormat, id: String, version: Int, title: String,
+                page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil) {
+        self.format = format; self.id = id; self.version = version; self.title = title
+        self.page = page; self.fields = fields; self.labels = labels
+    }
+
+    public func field(_ id: String) -> FieldSpec? { fields.first { $0.id == id } }
+
+    /// The page rectangle, for bounds checks.
+    public var pageRect: Rect { Rect(x: 0, y: 0, width: page.width, height: page.height) }
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Why a template file cannot be used. Every message names the field, key or value at fault.
+public struct TemplateError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let problems: [String]
+    public init(_ problems: [String]) { self.problems = problems }
+    public var description: String { problems.joined(separator: "; ") }
+}
+
+extension SheetTemplate {
+    /// Decodes and checks a template. Structural problems (bad JSON, missing keys, wrong types) and
+    /// semantic ones (duplicate ids, rects off the page, overlapping fields) are all `TemplateError`s.
+    public static func decode(_ data: Data) throws(TemplateError) -> SheetTemplate {
+        let template: SheetTemplate
+        do {
+            template = try JSONDecoder().decode(SheetTemplate.self, from: data)
+        } catch let error as DecodingError {
+            throw TemplateError([Self.describe(error)])
+        } catch {
+            throw TemplateError(["not valid JSON: \(error.localizedDescription)"])
+        }
+        let problems = template.problems()
+        guard problems.isEmpty else { throw TemplateError(problems) }
+        return template
+    }
+
+    /// Everything wrong with this template; empty when it is usable.
+    public func problems() -> [String] {
+        var problems: [String] = []
+        if format != Self.supportedFormat {
+            problems.append("format \(format) is not supported (this statsheet reads format \(Self.supportedFormat))")
+        }
+        if id.isEmpty || !id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) {
+            problems.append("id '\(id)' must be lowercase letters, digits and '-'")
+        }
+        if version < 1 || version > 255 { problems.append("version \(version) must be between 1 and 255") }
+        if !(page.width > 0 && page.height > 0) {
+            problems.append("page size \(page.width.formatted)×\(page.height.formatted) must be positive")
+        }
+        if fields.isEmpty { problems.append("fields: a template needs at least one field") }
+        let frame = SheetFrame(page: page)
+        var seen: Set<String> = []
+        for (index, field) in fields.enumerated() {
+            let name = "fields[\(index)] '\(field.id)'"
+            if field.id.isEmpty || !field.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) {
+                problems.append("\(name): id must be letters, digits, '.', '_' or '-'")
+            }
+            if !seen.insert(field.id).inserted { problems.append("\(name): duplicate field id '\(field.id)'") }
+            let r = field.rect
+            if !(r.width > 0 && r.height > 0) {
+                problems.append("\(name): rect \(r) must have a positive width and height")
+            } else if r.x < 0 || r.y < 0 || r.maxX > page.width || r.maxY > page.height {
+                problems.append("\(name): rect \(r) extends past the page (\(page.width.formatted)×\(page.height.formatted) points)")
+            } else if frame.reservedAreas.contains(where: { $0.intersects(r) }) {
+                problems.append("\(name): rect \(r) covers an alignment marker or the template mark")
+            }
+            if let combs = field.combs, combs < 1 { problems.append("\(name): combs must be at least 1, not \(combs)") }
+            switch field.kind {
+            case .date where field.combs != 6:
+                problems.append("\(name): a date has combs 6 (MM DD YY)")
+            case .checkbox where field.combs != nil:
+                problems.append("\(name): a checkbox has no combs")
+            default: break
+            }
+            if let range = field.range, field.allowedRange == nil {
+                problems.append("\(name): range \(range) must be [min, max] with min ≤ max")
+            }
+        }
+        for i in fields.indices {
+            for j in fields.indices where j > i && fields[i].rect.intersects(fields[j].rect) {
+                problems.append("fields '\(fields[i].id)' and '\(fields[j].id)' overlap")
+            }
+        }
+        return problems
+    }
+
+    /// Turns Codable's error into one line naming the key path, e.g. `fields[2].kind: …`.
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            let text = keys.reduce("") { partial, key in
+                if let i = key.intValue { return partial + "[\(i)]" }
+                return partial.isEmpty ? key.stringValue : partial + "." + key.stringValue
+            }
+            return text.isEmpty ? "the template" : text
+        }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return "\(path(context.codingPath + [key])): required key is missing"
+        case .typeMismatch(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.typeName(type))"
+        case .valueNotFound(let type, let context):
+            return "\(path(context.codingPath)): expected \(Self.typeName(type)), found null"
+        case .dataCorrupted(let context):
+            if context.codingPath.last?.stringValue == "kind" {
+                return "\(path(context.codingPath)): not one of \(FieldKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
+            if context.codingPath.isEmpty { return "not valid JSON" }
+            return "\(path(context.codingPath)): \(context.debugDescription)"
+        @unknown default:
+            return "\(error)"
+        }
+    }
+
+    private static func typeName(_ type: Any.Type) -> String {
+        switch type {
+        case is String.Type: "a string"
+        case is Int.Type, is Double.Type: "a number"
+        case is Bool.Type: "true or false"
+        default: "\(type)".contains("Array") ? "a list" : "an object"
+        }
+    }
+}

@@ -1,0 +1,58 @@
+import OCRKit
+import SheetModel
+
+extension GrayBuffer {
+    /// Bilinear sample at a pixel position (pixel centres at +0.5); outside the image reads as white.
+    @inlinable
+    public func sample(_ x: Double, _ y: Double) -> Double {
+        let fx = x - 0.5, fy = y - 0.5
+        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else {
+            let xi = Int(x), yi = Int(y)
+            return xi >= 0 && yi >= 0 && xi < width && yi < height ? Double(self[xi, yi]) : 255
+        }
+        let ax = fx - Double(x0), ay = fy - Double(y0)
+        return pixels.withUnsafeBufferPointer { p in
+            let i = y0 * width + x0
+            let top = Double(p[i]) * (1 - ax) + Double(p[i + 1]) * ax
+            let bottom = Double(p[i + width]) * (1 - ax) + Double(p[i + width + 1]) * ax
+            return top * (1 - ay) + bottom * ay
+        }
+    }
+
+    /// The template rectangle `rect` grown by `margin` points, resampled upright at `scale` pixels per
+    /// point through `homography` (template points → this image's pixels).
+    ///
+    /// Written here rather than with Leptonica's `pixProjective*`: those warp a whole image to its own
+    /// size, while statsheet needs only the field cells, each at one chosen resolution — a few percent of
+    /// the pixels of a full-page warp.
+    public func resample(_ rect: Rect, margin: Double, scale: Double, through homography: Homography) -> GrayBuffer {
+        let outer = rect.insetBy(-margin, -margin)
+        let w = max(1, Int((outer.width * scale).rounded())), h = max(1, Int((outer.height * scale).rounded()))
+        var out = [UInt8](repeating: 255, count: w * h)
+        let hh = homography.h
+        for j in 0..<h {
+            let py = outer.y + (Double(j) + 0.5) / scale
+            for i in 0..<w {
+                let px = outer.x + (Double(i) + 0.5) / scale
+                let d = hh[6] * px + hh[7] * py + 1
+                let sx = (hh[0] * px + hh[1] * py + hh[2]) / d, sy = (hh[3] * px + hh[4] * py + hh[5]) / d
+                out[j * w + i] = UInt8(max(0, min(255, sample(sx, sy).rounded())))
+            }
+        }
+        return GrayBuffer(width: w, height: h, pixels: out)
+    }
+
+    /// The value below which `fraction` of the pixels lie (0.9 → the paper's brightness in a cell).
+    public func percentile(_ fraction: Double) -> Int {
+        var histogram = [Int](repeating: 0, count: 256)
+        for p in pixels { histogram[Int(p)] += 1 }
+        let target = Int(Double(pixels.count) * fraction)
+        var seen = 0
+        for (value, count) in histogram.enumerated() {
+            seen += count
+            if seen > target { return value }
+        }
+        return 255
+    }
+}

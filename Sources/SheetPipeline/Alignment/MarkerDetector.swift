@@ -1,0 +1,166 @@
+import Foundation
+import OCRKit
+import SheetModel
+
+/// The four corner markers found in an image, in template order: top-left (the ring), top-right,
+/// bottom-right, bottom-left, each at its centre in the image's pixels.
+public struct MarkerQuad: Sendable, Equatable {
+    public let corners: [Point]
+    /// Whether the ring was seen, fixing the orientation. When false the corners are in clockwise
+    /// order but the true top-left may be any of them.
+    public let ringFound: Bool
+    /// Mean side of the markers in image pixels.
+    public let markerSide: Double
+
+    /// Clockwise quarter turns of the sheet in the image: the direction of its top edge.
+    public var quarterTurns: Int {
+        let dx = corners[1].x - corners[0].x, dy = corners[1].y - corners[0].y
+        let angle = atan2Degrees(dy, dx)
+        return ((Int((angle / 90).rounded()) % 4) + 4) % 4
+    }
+
+    /// The same corners starting one further clockwise: the sheet turned a quarter the other way.
+    func rotated(by steps: Int) -> MarkerQuad {
+        let k = ((steps % 4) + 4) % 4
+        return MarkerQuad(corners: Array(corners[k...] + corners[..<k]), ringFound: ringFound, markerSide: markerSide)
+    }
+}
+
+func atan2Degrees(_ y: Double, _ x: Double) -> Double {
+    var a = atan2(y, x) * 180 / .pi
+    if a < 0 { a += 360 }
+    return a
+}
+
+/// Why a sheet could not be aligned.
+public enum AlignmentError: Error, Equatable, Sendable {
+    case noMarkers
+    case markersMissing(found: Int)
+    case markNotRead
+    case unknownMark(version: Int)
+    case wrongTemplate(expected: String, found: String)
+    case wrongVersion(template: String, expected: Int, found: Int)
+    case poorFit(quality: Double)
+
+    public var message: String {
+        switch self {
+        case .noMarkers:
+            "no alignment markers found: is this a statsheet sheet, and is the whole page in the picture?"
+        case .markersMissing(let found):
+            "found \(found) of the 4 corner markers: is a corner cut off, folded or covered?"
+        case .markNotRead:
+            "the template mark at the top of the sheet could not be read; name the template with --template"
+        case .unknownMark(let version):
+            "the sheet's template mark (version \(version)) matches no known template; add its template with --templates"
+        case .wrongTemplate(let expected, let found):
+            "this sheet is a '\(found)' sheet, not '\(expected)'"
+        case .wrongVersion(let template, let expected, let found):
+            "this sheet was printed from \(template) v\(found), but the template here is v\(expected)"
+        case .poorFit(let quality):
+            "the sheet could not be aligned (only \(Int((quality * 100).rounded()))% of its box lines were found where expected): another sheet, or a badly bent or blurred photo?"
+        }
+    }
+}
+
+/// Finds the corner markers: solid dark squares and one ring, told apart from print, boxes and
+/// handwriting by shape statistics that do not change with rotation or scale.
+public struct MarkerDetector: Sendable {
+    /// The image is shrunk to this long side before searching: markers stay tens of pixels wide and
+    /// the search costs a few milliseconds.
+    public var workingLongSide = 1400
+
+    public init() {}
+
+    public func detect(in image: Image) throws(AlignmentError) -> MarkerQuad {
+        do {
+            return try detectOrThrowImaging(image)
+        } catch let error as AlignmentError {
+            throw error
+        } catch {
+            throw .noMarkers
+        }
+    }
+
+    private func detectOrThrowImaging(_ image: Image) throws -> MarkerQuad {
+        let longSide = max(image.width, image.height)
+        let factor = min(1.0, Double(workingLongSide) / Double(longSide))
+        let small = factor < 1 ? try image.scaled(by: factor) : image
+        let binary = try small.backgroundNormalized().thresholded(below: 110)
+        let size = Double(max(small.width, small.height))
+        let minSide = max(6, Int(size * 0.008)), maxSide = Int(size * 0.09)
+        let components = try binary.components { box in
+            box.width >= minSide && box.height >= minSide && box.width <= maxSide && box.height <= maxSide
+                && box.width * 2 >= box.height && box.height * 2 >= box.width
+        }
+        let candidates = components.compactMap(Candidate.init)
+        let chosen = try choose(candidates)
+        let ordered = clockwise(chosen)
+        let ringIndex = ordered.firstIndex { $0.isRing }
+        let start = ringIndex ?? 0
+        let rotated = Array(ordered[start...] + ordered[..<start])
+        let side = rotated.map { $0.side }.reduce(0, +) / 4 / factor
+        return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) },
+                          ringFound: ringIndex != nil, markerSide: side)
+    }
+
+    struct Candidate {
+        let x: Double, y: Double, area: Double, side: Double, isRing: Bool
+
+        init?(_ c: ComponentStats) {
+            guard c.isotropy > 0.6 else { return nil }
+            let fill = Double(c.area) / Double(c.bounds.area)
+            if c.centroidIsForeground {
+                // Solid square: spread 1/6 whatever its rotation.
+                guard (0.13...0.215).contains(c.spread), fill > 0.45 else { return nil }
+                isRing = false
+                side = Double(c.area).squareRoot()
+            } else {
+                // Ring with a hole half its side: spread 0.278.
+                guard (0.22...0.34).contains(c.spread), fill > 0.35 else { return nil }
+                isRing = true
+                side = (Double(c.area) / 0.75).squareRoot()
+            }
+            x = c.centroidX; y = c.centroidY; area = Double(c.area) / (isRing ? 0.75 : 1)
+        }
+    }
+
+    /// The four candidates of similar size spanning the largest convex quadrilateral, with at most one ring.
+    private func choose(_ candidates: [Candidate]) throws(AlignmentError) -> [Candidate] {
+        guard !candidates.isEmpty else { throw .noMarkers }
+        let pool = Array(candidates.sorted { $0.area > $1.area }.prefix(14))
+        guard pool.count >= 4 else { throw .markersMissing(found: pool.count) }
+        var best: (score: Double, set: [Candidate])?
+        let n = pool.count
+        for a in 0..<n { for b in (a + 1)..<n { for c in (b + 1)..<n { for d in (c + 1)..<n {
+            let set = [pool[a], pool[b], pool[c], pool[d]]
+            let areas = set.map(\.area)
+            guard areas.max()! <= areas.min()! * 3, set.filter(\.isRing).count <= 1 else { continue }
+            let quad = clockwise(set)
+            guard let area = convexArea(quad), area > 0 else { continue }
+            // A marker quad spans far more than its markers: reject clusters of small squares.
+            let side = set.map(\.side).reduce(0, +) / 4
+            guard area > side * side * 60 else { continue }
+            if best == nil || area > best!.score { best = (area, set) }
+        }}}}
+        guard let best else { throw .markersMissing(found: min(3, pool.count)) }
+        return best.set
+    }
+
+    private func clockwise(_ set: [Candidate]) -> [Candidate] {
+        let cx = set.map(\.x).reduce(0, +) / Double(set.count), cy = set.map(\.y).reduce(0, +) / Double(set.count)
+        // In image coordinates (y down) increasing angle runs clockwise on screen.
+        return set.sorted { atan2Degrees($0.y - cy, $0.x - cx) < atan2Degrees($1.y - cy, $1.x - cx) }
+    }
+
+    /// Area of the quadrilateral if it is convex, else nil.
+    private func convexArea(_ q: [Candidate]) -> Double? {
+        var sign = 0.0, area = 0.0
+        for i in 0..<4 {
+            let p = q[i], r = q[(i + 1) % 4], s = q[(i + 2) % 4]
+            let cross = (r.x - p.x) * (s.y - r.y) - (r.y - p.y) * (s.x - r.x)
+            if sign == 0 { sign = cross } else if sign * cross <= 0 { return nil }
+            area += p.x * r.y - r.x * p.y
+        }
+        return abs(area) / 2
+    }
+}

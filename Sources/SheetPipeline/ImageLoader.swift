@@ -1,0 +1,172 @@
+import Foundation
+import OCRKit
+
+/// Why an input file could not be turned into an image. Each case is its own line for the user.
+public enum ImageLoadError: Error, Equatable, Sendable {
+    case missing
+    case notReadable(reason: String)
+    case empty
+    case truncated(ImageFormat)
+    case notAnImage
+    case unsupportedFormat(ImageFormat)
+    case tooLarge(width: Int, height: Int, limit: Int)
+    case damaged(ImageFormat)
+
+    /// The message after "FILE: ".
+    public var message: String {
+        switch self {
+        case .missing: "no such file"
+        case .notReadable(let reason): "cannot be read: \(reason)"
+        case .empty: "the file is empty (0 bytes)"
+        case .truncated(let format):
+            "truncated \(format.displayName): the file ends before its image data does (was the copy or download interrupted?)"
+        case .notAnImage: "not an image (statsheet reads PNG, JPEG, TIFF and WebP)"
+        case .unsupportedFormat(let format):
+            switch format {
+            case .heic: "HEIC/HEIF photos are not supported: export the photo as JPEG (on iPhone: Settings › Camera › Formats › Most Compatible)"
+            case .pdf: "PDF is not supported: scan to PNG, TIFF or JPEG, or export the page as an image"
+            default: "\(format.displayName) images are not supported: use PNG, JPEG, TIFF or WebP"
+            }
+        case .tooLarge(let w, let h, let limit):
+            "image is \(w)×\(h) = \(Self.megapixels(w * h)) megapixels, over the limit of \(Self.megapixels(limit)) (raise it with --max-megapixels)"
+        case .damaged(let format): "damaged \(format.displayName): its image data could not be decoded"
+        }
+    }
+
+    private static func megapixels(_ pixels: Int) -> String {
+        let mp = Double(pixels) / 1_000_000
+        return mp == mp.rounded() ? String(Int(mp)) : String(format: "%.1f", mp)
+    }
+}
+
+/// A failure to load a particular file.
+public struct ImageLoadFailure: Error, Equatable, Sendable, CustomStringConvertible {
+    public let path: String
+    public let error: ImageLoadError
+    public var description: String { "\(path): \(error.message)" }
+}
+
+/// An input image ready for alignment: 8-bit gray, upright as the camera meant it.
+public struct LoadedImage {
+    public let image: Image
+    public let format: ImageFormat
+    /// EXIF orientation (1–8) that was applied, when the file had one other than 1.
+    public let exifOrientation: Int?
+    /// Decoded at 1/`reduction` of the stored size (libjpeg DCT scaling for large JPEGs).
+    public let reduction: Int
+}
+
+/// Reads PNG, JPEG, TIFF and WebP files to 8-bit gray, refusing oversized images from their header
+/// before any pixel is decoded and applying JPEG EXIF orientation, which Leptonica ignores.
+public struct ImageLoader: Sendable {
+    public static let supportedFormats: Set<ImageFormat> = [.png, .jpeg, .tiff, .webp]
+
+    /// Images with more pixels than this are refused (default 60 megapixels).
+    public var maxPixels: Int
+    /// JPEGs whose long side is at least this many pixels are decoded at half size: a 300-dpi letter
+    /// page still arrives at 150 dpi, for about a third of the decoding time.
+    public var halfSizeJPEGFromLongSide: Int
+
+    public init(maxPixels: Int = 60_000_000, halfSizeJPEGFromLongSide: Int = 3000) {
+        self.maxPixels = maxPixels
+        self.halfSizeJPEGFromLongSide = halfSizeJPEGFromLongSide
+    }
+
+    public func load(_ path: String) throws(ImageLoadFailure) -> LoadedImage {
+        do {
+            return try decode(try Self.readFile(path))
+        } catch {
+            throw ImageLoadFailure(path: path, error: error)
+        }
+    }
+
+    /// Decodes file contents already in memory.
+    public func decode(_ bytes: [UInt8]) throws(ImageLoadError) -> LoadedImage {
+        guard !bytes.isEmpty else { throw .empty }
+        let format = ImageFormat.sniff(bytes)
+        guard format != .unknown else { throw .notAnImage }
+        guard Self.supportedFormats.contains(format) else { throw .unsupportedFormat(format) }
+        guard let header = ImageHeader.read(bytes) else {
+            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+        }
+        guard header.pixelCount <= maxPixels else {
+            throw .tooLarge(width: header.width, height: header.height, limit: maxPixels)
+        }
+        let reduction = format == .jpeg && max(header.width, header.height) >= halfSizeJPEGFromLongSide ? 2 : 1
+        let decoded: (image: Image, warnings: Int)
+        do {
+            decoded = try Image.decode(bytes, format: format, jpegReduction: reduction)
+        } catch {
+            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+        }
+        // libjpeg only warns when data runs out and fills the rest with gray: never read such a page.
+        if decoded.warnings > 0 {
+            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+        }
+        var image: Image
+        do {
+            image = try decoded.image.toGray()
+        } catch {
+            throw .damaged(format)
+        }
+        var applied: Int?
+        if format == .jpeg, let orientation = ExifOrientation.read(jpeg: bytes), orientation != 1 {
+            do {
+                image = try ExifOrientation.apply(orientation, to: image)
+                applied = orientation
+            } catch {
+                throw .damaged(format)
+            }
+        }
+        return LoadedImage(image: image, format: format, exifOrientation: applied, reduction: reduction)
+    }
+
+    /// Whether the file stops before its format's end marker.
+    static func endsEarly(_ bytes: [UInt8], _ format: ImageFormat) -> Bool {
+        switch format {
+        case .png:
+            // The last chunk of every PNG is IEND: length (4), "IEND", CRC (4).
+            return bytes.count < 12 || Array(bytes[(bytes.count - 8)..<(bytes.count - 4)]) != Array("IEND".utf8)
+        case .jpeg:
+            // End-of-image marker FF D9, allowing a little padding after it.
+            let tail = bytes.suffix(64)
+            return !zip(tail, tail.dropFirst()).contains { $0 == 0xFF && $1 == 0xD9 }
+        case .webp:
+            // RIFF's size field counts everything after the first 8 bytes.
+            guard bytes.count >= 8 else { return true }
+            let size = Int(bytes[4]) | Int(bytes[5]) << 8 | Int(bytes[6]) << 16 | Int(bytes[7]) << 24
+            return bytes.count < size + 8
+        default:
+            return false
+        }
+    }
+
+    /// Reads the whole file, turning each operating-system failure into its own error.
+    static func readFile(_ path: String) throws(ImageLoadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw .missing }
+            throw .notReadable(reason: String(cString: strerror(code)))
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw .notReadable(reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notReadable(reason: "it is a directory") }
+        if (info.st_mode & S_IFMT) != S_IFREG { throw .notReadable(reason: "it is not a regular file") }
+        let size = Int(info.st_size)
+        guard size > 0 else { throw .empty }
+        var bytes = [UInt8](repeating: 0, count: size)
+        var done = 0
+        while done < size {
+            let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + done, size - done) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw .notReadable(reason: String(cString: strerror(errno)))
+            }
+            if n == 0 { break }
+            done += n
+        }
+        return done == size ? bytes : Array(bytes[0..<done])
+    }
+}

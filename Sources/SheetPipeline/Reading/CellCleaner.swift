@@ -1,0 +1,65 @@
+import OCRKit
+import SheetModel
+
+/// A field's ink, separated from the paper and the printed box: what the recognizers read.
+public struct CleanedField {
+    /// 1-bit image of the field's inside (the rect less its border), foreground = ink.
+    public let ink: Image
+    /// The ink image's top-left corner in the cell's pixels.
+    public let offset: (x: Int, y: Int)
+    /// For each comb box (or the whole field), the share of its pixels that are ink.
+    public let inkPerBox: [Double]
+    /// Each comb box in `ink`'s pixels.
+    public let boxes: [PixelRect]
+    /// The paper's brightness in the cell (0–255).
+    public let paper: Int
+
+    public var totalInk: Double { inkPerBox.reduce(0, +) / Double(max(1, inkPerBox.count)) }
+}
+
+/// Binarises a cell against its own paper brightness (so shadows and uneven light do not matter),
+/// removes the printed box lines with long morphological openings, and drops specks.
+///
+/// Box lines must go before Tesseract sees the cell: with them it reads nothing at all.
+public struct CellCleaner: Sendable {
+    /// Ink is darker than this fraction of the paper.
+    public var inkRatio = 0.6
+    /// Components smaller than this many points in both directions are specks.
+    public var speckPoints = 3.0
+    /// Points cut from each side of the rect: the printed border itself.
+    public var borderPoints = 1.2
+
+    public init() {}
+
+    public func clean(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> CleanedField {
+        let paper = cell.image.percentile(0.9)
+        let binary = try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+        let s = cell.scale
+        // A comb box's or the field's full-length lines are longer than any stroke of a digit or letter
+        // written inside one box: a brick of 55% of the width and 85% of the height removes only them.
+        let noLines = try binary.removingLines(horizontal: Int(field.rect.width * s * 0.55),
+                                               vertical: Int(field.rect.height * s * 0.85))
+        let speck = max(2, Int(speckPoints * s))
+        let kept = try noLines.keepingComponents(minWidth: speck, minHeight: speck)
+        let inside = cell.pixels(field.rect.insetBy(borderPoints, borderPoints))
+        let ink = try kept.cropped(to: inside)
+        let boxes = field.boxes.map { box -> PixelRect in
+            let p = cell.pixels(box.insetBy(borderPoints, borderPoints))
+            return PixelRect(x: p.x - inside.x, y: p.y - inside.y, width: p.width, height: p.height)
+        }
+        let inkPerBox = try boxes.map { box throws(ImagingError) -> Double in
+            guard let r = box.clamped(to: PixelRect(x: 0, y: 0, width: ink.width, height: ink.height)) else { return 0 }
+            return Double(try ink.cropped(to: r).foregroundCount) / Double(r.area)
+        }
+        return CleanedField(ink: ink, offset: (inside.x, inside.y), inkPerBox: inkPerBox, boxes: boxes, paper: paper)
+    }
+
+    /// Share of the inner part of a checkbox (its middle half each way) that is ink. Measured on the
+    /// thresholded cell without line removal, so a fully filled box counts as marked.
+    public func checkboxInk(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> Double {
+        let paper = cell.image.percentile(0.9)
+        let binary = try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+        let inner = cell.pixels(field.rect.insetBy(field.rect.width / 4, field.rect.height / 4))
+        return Double(try binary.cropped(to: inner).foregroundCount) / Double(inner.area)
+    }
+}

@@ -1,0 +1,47 @@
+import OCRKit
+import SheetModel
+
+/// One field's image, resampled upright from the photo at a fixed resolution, with a margin around
+/// the field's rect so that its printed box lines are seen whole.
+public struct FieldCell: Sendable {
+    public let image: GrayBuffer
+    /// Pixels per point.
+    public let scale: Double
+    /// The template point at the image's top-left corner.
+    public let origin: Point
+
+    public init(image: GrayBuffer, scale: Double, origin: Point) {
+        self.image = image
+        self.scale = scale
+        self.origin = origin
+    }
+
+    /// Cuts `field` (plus `margin` points) out of an aligned image.
+    public init(field: FieldSpec, from image: GrayBuffer, through homography: Homography,
+                scale: Double = FieldCell.standardScale, margin: Double = FieldCell.standardMargin) {
+        self.image = image.resample(field.rect, margin: margin, scale: scale, through: homography)
+        self.scale = scale
+        self.origin = Point(x: field.rect.x - margin, y: field.rect.y - margin)
+    }
+
+    /// 2.5 pixels per point (180 dpi): printed digits arrive about 50 pixels tall, which Tesseract's
+    /// LSTM reads reliably, and box lines stay at least 2 pixels thick.
+    public static let standardScale = 2.5
+    /// Points of paper kept around the field: more than the fit's error, less than the gap to the
+    /// neighbouring printed labels.
+    public static let standardMargin = 4.0
+
+    /// `rect` (template points) in this cell's pixels.
+    public func pixels(_ rect: Rect) -> PixelRect {
+        let x0 = Int(((rect.x - origin.x) * scale).rounded()), y0 = Int(((rect.y - origin.y) * scale).rounded())
+        let x1 = Int(((rect.maxX - origin.x) * scale).rounded()), y1 = Int(((rect.maxY - origin.y) * scale).rounded())
+        return PixelRect(x: x0, y: y0, width: max(1, x1 - x0), height: max(1, y1 - y0))
+    }
+}
+
+/// Reads one field from its cell. The printed-text reader (Tesseract) is one; a handwriting
+/// recognizer is another. A recognizer does not decide what is flagged: the scanner does, from the
+/// confidence.
+public protocol FieldRecognizer {
+    func read(_ field: FieldSpec, in cell: FieldCell) throws -> FieldReading
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Logging
+import OCRKit
+import SheetModel
+
+/// Settings for reading sheets.
+public struct ScanOptions: Sendable {
+    /// Fields read with less confidence than this are flagged for review.
+    public var minConfidence: Double = 70
+    public var loader = ImageLoader()
+    /// Folder for annotated copies of each sheet, or nil.
+    public var overlayFolder: String?
+
+    public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil) {
+        self.minConfidence = minConfidence
+        self.loader = loader
+        self.overlayFolder = overlayFolder
+    }
+}
+
+/// Turns one image file into a `SheetResult`: load → find markers → align to the template → read
+/// every field → flag. Never throws: whatever goes wrong with a file becomes a `failed` result whose
+/// error names the file, so a batch always goes on.
+///
+/// One scanner per worker thread: it owns its recognizer (and so its Tesseract engine).
+public final class SheetScanner {
+    public let library: TemplateLibrary
+    public let requested: SheetTemplate?
+    public let options: ScanOptions
+    private let recognizer: any FieldRecognizer
+    private let detector = MarkerDetector()
+    private let logger: Logger
+
+    public init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions(),
+                recognizer: any FieldRecognizer, logger: Logger = Logger(label: "statsheet.scan")) {
+        self.library = library
+        self.requested = requested
+        self.options = options
+        self.recognizer = recognizer
+        self.logger = logger
+    }
+
+    /// A scanner reading print with a new Tesseract engine.
+    public convenience init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions()) throws {
+        self.init(library: library, requested: requested, options: options,
+                  recognizer: PrintedFieldReader(engine: try TesseractEngine()))
+    }
+
+    public func scan(_ path: String) -> SheetResult {
+        let start = DispatchTime.now()
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+
+        let loaded: LoadedImage
+        do {
+            loaded = try options.loader.load(path)
+        } catch {
+            return .failed(file: path, error: error.error.message, milliseconds: elapsed())
+        }
+        do {
+            let gray = try loaded.image.grayBuffer()
+            let markers = try detector.detect(in: loaded.image)
+            let aligned = try SheetAligner(library: library, requested: requested).align(gray, markers: markers)
+            let template = aligned.template
+            var fields: [(id: String, reading: FieldReading)] = []
+            for field in template.fields {
+                let cell = FieldCell(field: field, from: gray, through: aligned.homography)
+                var reading = try recognizer.read(field, in: cell)
+                reading.flagged = reading.confidence < options.minConfidence
+                fields.append((field.id, reading))
+            }
+            let status: SheetStatus = fields.contains { $0.reading.flagged } ? .needsReview : .clean
+            var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
+                                     alignment: aligned.report, fields: fields)
+            if let folder = options.overlayFolder {
+                do {
+                    try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned)
+                } catch {
+                    logger.warning("could not write overlay for \(path): \(error)")
+                }
+            }
+            result.milliseconds = elapsed()
+            logger.debug("read \(path) in \(Int(result.milliseconds)) ms, status \(status.rawValue)")
+            return result
+        } catch let error as AlignmentError {
+            return .failed(file: path, error: error.message, template: requested?.id, milliseconds: elapsed())
+        } catch {
+            return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: elapsed())
+        }
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The root command holds only configuration; each subcommand lives in Subcommands/.
+struct Statsheet: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "statsheet",
+        abstract: "Read photos and scans of paper stat sheets into checked game data.",
+        discussion: """
+            Print a blank sheet with 'statsheet template render', fill it in at the game, then photograph \
+            or scan it and run 'statsheet scan'. Fields read with confidence under 70 are flagged for review.
+            """,
+        version: "0.1.0",
+        subcommands: [Scan.self, TemplateCommand.self, Doctor.self]
+    )
+}

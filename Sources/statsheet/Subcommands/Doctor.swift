@@ -1,0 +1,4 @@
+import ArgumentParser
+struct Doctor: ParsableCommand {
+    func run() throws {}
+}
