@@ -52,6 +52,22 @@ extension Image {
         return without
     }
 
+    /// The foreground minus the horizontal runs of at least `horizontal` pixels and the vertical runs of
+    /// at least `vertical` pixels that lie inside `bands`: for lines whose place is known, shorter bricks
+    /// can be used there than anywhere else without touching what is written between them.
+    public func removingLines(horizontal: Int, vertical: Int, inside bands: [PixelRect]) throws(ImagingError) -> Image {
+        guard depth == 1 else { throw .invalidArgument("line removal needs a 1-bit image") }
+        let mask = try Image.blank(width: width, height: height, depth: 1)
+        for band in bands {
+            if let r = band.clamped(to: PixelRect(x: 0, y: 0, width: width, height: height)) { try mask.fill(r, color: .black) }
+        }
+        let h = try Image(taking: pixOpenBrick(nil, pix, Int32(max(2, horizontal)), 1), operation: "pixOpenBrick")
+        let v = try Image(taking: pixOpenBrick(nil, pix, 1, Int32(max(2, vertical))), operation: "pixOpenBrick")
+        pixOr(h.pix, h.pix, v.pix)
+        pixAnd(h.pix, h.pix, mask.pix)
+        return try Image(taking: pixSubtract(nil, pix, h.pix), operation: "pixSubtract")
+    }
+
     /// Keeps only the connected components at least `minWidth` wide or `minHeight` tall (specks go).
     public func keepingComponents(minWidth: Int, minHeight: Int) throws(ImagingError) -> Image {
         guard depth == 1 else { throw .invalidArgument("component selection needs a 1-bit image") }

@@ -10,6 +10,6 @@ struct Statsheet: ParsableCommand {
             or scan it and run 'statsheet scan'. Fields read with confidence under 70 are flagged for review.
             """,
         version: "0.1.0",
-        subcommands: [Scan.self, TemplateCommand.self, Doctor.self]
+        subcommands: [Scan.self, Eval.self, TemplateCommand.self, Doctor.self]
     )
 }

@@ -28,6 +28,8 @@ public struct CellCleaner: Sendable {
     public var speckPoints = 3.0
     /// Points cut from each side of the rect: the printed border itself.
     public var borderPoints = 1.2
+    /// Half-width of the band around each printed line where shorter line bricks apply.
+    public var bandPoints = 2.5
 
     public init() {}
 
@@ -39,8 +41,23 @@ public struct CellCleaner: Sendable {
         // written inside one box: a brick of 55% of the width and 85% of the height removes only them.
         let noLines = try binary.removingLines(horizontal: Int(field.rect.width * s * 0.55),
                                                vertical: Int(field.rect.height * s * 0.85))
+        // Where the printed lines should be, shorter bricks catch what the first pass left: lines bent by
+        // the camera or broken by the JPEG, which would otherwise read as a "1".
+        let box = field.boxes[0]
+        let band = bandPoints * s
+        var bands: [PixelRect] = []
+        for x in [field.rect.x] + field.boxes.map(\.maxX) {
+            let p = cell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
+            bands.append(PixelRect(x: p.x - Int(band), y: p.y - Int(band), width: 2 * Int(band) + 1, height: p.height + 2 * Int(band)))
+        }
+        for y in [field.rect.y, field.rect.maxY] {
+            let p = cell.pixels(Rect(x: field.rect.x, y: y, width: field.rect.width, height: 0))
+            bands.append(PixelRect(x: p.x - Int(band), y: p.y - Int(band), width: p.width + 2 * Int(band), height: 2 * Int(band) + 1))
+        }
+        let noBandLines = try noLines.removingLines(horizontal: Int(box.width * s * 0.35), vertical: Int(field.rect.height * s * 0.35),
+                                                    inside: bands)
         let speck = max(2, Int(speckPoints * s))
-        let kept = try noLines.keepingComponents(minWidth: speck, minHeight: speck)
+        let kept = try noBandLines.keepingComponents(minWidth: speck, minHeight: speck)
         let inside = cell.pixels(field.rect.insetBy(borderPoints, borderPoints))
         let ink = try kept.cropped(to: inside)
         let boxes = field.boxes.map { box -> PixelRect in

@@ -1,0 +1,118 @@
+import Foundation
+import SheetModel
+
+/// The known right answers for one test image, stored beside it as `NAME.truth.json`.
+public struct GroundTruth: Sendable, Decodable {
+    public let template: String
+    public let fields: [String: FieldValue]
+
+    /// `sheet-007.jpg` → `sheet-007.truth.json`.
+    public static func path(forImage image: String) -> String {
+        ((image as NSString).deletingPathExtension) + ".truth.json"
+    }
+
+    public static func load(_ path: String) throws -> GroundTruth {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])
+        }
+        return try JSONDecoder().decode(GroundTruth.self, from: data)
+    }
+}
+
+/// Accuracy of readings against ground truth, in the terms users care about: how many fields are right,
+/// how many are flagged, and how many are wrong without a flag (the failure that matters most).
+public struct EvaluationReport: Sendable, Codable {
+    public struct Miss: Sendable, Codable, Equatable {
+        public let file: String
+        public let field: String
+        public let expected: FieldValue
+        public let read: FieldValue
+        public let confidence: Double
+        public let flagged: Bool
+    }
+
+    public struct Tally: Sendable, Codable, Equatable {
+        public var fields = 0
+        public var right = 0
+        public var flagged = 0
+        /// Right among the fields not flagged.
+        public var rightUnflagged = 0
+        /// Wrong and not flagged.
+        public var silentErrors = 0
+
+        public var accuracy: Double { fields > 0 ? Double(right) / Double(fields) : 0 }
+        public var flagRate: Double { fields > 0 ? Double(flagged) / Double(fields) : 0 }
+        public var silentErrorRate: Double { fields > 0 ? Double(silentErrors) / Double(fields) : 0 }
+        public var accuracyWhenConfident: Double {
+            let confident = fields - flagged
+            return confident > 0 ? Double(rightUnflagged) / Double(confident) : 0
+        }
+
+        mutating func add(right isRight: Bool, flagged isFlagged: Bool) {
+            fields += 1
+            if isRight { right += 1 }
+            if isFlagged { flagged += 1 } else if isRight { rightUnflagged += 1 } else { silentErrors += 1 }
+        }
+    }
+
+    /// One row of the calibration table: readings whose confidence fell in [low, low + 10).
+    public struct Bucket: Sendable, Codable, Equatable {
+        public let low: Int
+        public var fields = 0
+        public var right = 0
+        public var accuracy: Double { fields > 0 ? Double(right) / Double(fields) : 0 }
+    }
+
+    public var sheets = 0
+    public var failedSheets: [String: String] = [:]
+    /// Counts, digits and dates.
+    public var numeric = Tally()
+    public var text = Tally()
+    public var checkboxes = Tally()
+    public var calibration: [Bucket] = (0..<10).map { Bucket(low: $0 * 10) }
+    public var misses: [Miss] = []
+    public var milliseconds: [Double] = []
+
+    public init() {}
+
+    public var medianMilliseconds: Double {
+        let sorted = milliseconds.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+    }
+
+    /// Adds one sheet's result. A sheet that failed counts every numeric field as wrong and flagged:
+    /// nothing was stored from it, and a person must look at it.
+    public mutating func add(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate) {
+        sheets += 1
+        milliseconds.append(result.milliseconds)
+        if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" }
+        for field in template.fields {
+            let expected = truth.fields[field.id] ?? .empty
+            let reading = result.reading(field.id) ?? FieldReading(value: .empty, text: "", confidence: 0, flagged: true)
+            let right = Self.matches(reading.value, expected, kind: field.kind)
+            switch field.kind {
+            case .count, .digits, .date:
+                numeric.add(right: right, flagged: reading.flagged)
+                let b = min(9, max(0, Int(reading.confidence) / 10))
+                calibration[b].fields += 1
+                if right { calibration[b].right += 1 }
+            case .text: text.add(right: right, flagged: reading.flagged)
+            case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
+            }
+            if !right && result.status != .failed {
+                misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
+                                   confidence: reading.confidence, flagged: reading.flagged))
+            }
+        }
+    }
+
+    /// Text compares without case and surrounding space; everything else exactly.
+    static func matches(_ read: FieldValue, _ expected: FieldValue, kind: FieldKind) -> Bool {
+        if kind == .text, case .string(let a) = read, case .string(let b) = expected {
+            return a.trimmingCharacters(in: .whitespaces).lowercased() == b.trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        if kind == .checkbox, expected == .empty { return read == .boolean(false) }
+        return read == expected
+    }
+}

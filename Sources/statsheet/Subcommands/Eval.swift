@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import SheetModel
+import SheetPipeline
+
+struct Eval: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Measure reading accuracy on images with known answers.",
+        discussion: """
+            Reads every image in the folders that has a NAME.truth.json beside it and compares field by \
+            field: accuracy, accuracy of unflagged fields, wrong-and-unflagged (silent) errors, flag rate, \
+            a calibration table and the median time per sheet. This is the command the README's numbers \
+            come from.
+            """)
+
+    @OptionGroup var templates: TemplateOptions
+    @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
+    @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
+    @Flag(help: "Print the report as JSON.") var json = false
+    @Option(help: ArgumentHelp("Stop with exit status 1 unless numeric accuracy is at least this percentage.", valueName: "percent"))
+    var requireAccuracy: Double?
+    @Option(help: ArgumentHelp("Stop with exit status 1 if more than this percentage of numeric fields are wrong and unflagged.", valueName: "percent"))
+    var maxSilentErrors: Double?
+
+    func run() throws {
+        let library = try templates.library()
+        let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
+        guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
+        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence))
+        var report = EvaluationReport()
+        for image in images {
+            let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
+            guard let template = library.template(id: truth.template) else {
+                throw RuntimeError("\(image): its truth names unknown template '\(truth.template)'")
+            }
+            report.add(scanner.scan(image), truth: truth, template: template)
+        }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(report), as: UTF8.self))
+        } else {
+            print(Self.describe(report, minConfidence: minConfidence))
+        }
+        if let requireAccuracy, report.numeric.accuracy * 100 < requireAccuracy { throw ExitCode(1) }
+        if let maxSilentErrors, report.numeric.silentErrorRate * 100 > maxSilentErrors { throw ExitCode(1) }
+    }
+
+    static func describe(_ r: EvaluationReport, minConfidence: Double) -> String {
+        func pct(_ x: Double) -> String { String(format: "%.2f%%", x * 100) }
+        func row(_ name: String, _ t: EvaluationReport.Tally) -> String {
+            "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(t.fields).leftPadded(6))  right \(pct(t.accuracy).leftPadded(8))"
+                + "  unflagged right \(pct(t.accuracyWhenConfident).leftPadded(8))  flagged \(pct(t.flagRate).leftPadded(7))"
+                + "  silent errors \(t.silentErrors) (\(pct(t.silentErrorRate)))"
+        }
+        var lines = ["\(r.sheets) sheets, \(r.failedSheets.count) failed to align or load; median \(String(format: "%.1f", r.medianMilliseconds)) ms per sheet"]
+        lines.append("fields     count")
+        lines.append(row("numeric", r.numeric))
+        lines.append(row("text", r.text))
+        lines.append(row("checkbox", r.checkboxes))
+        lines.append("calibration (numeric fields; flagged below \(Int(minConfidence))):")
+        for b in r.calibration where b.fields > 0 {
+            lines.append("  confidence \(String(b.low).leftPadded(2))–\(b.low + 9): \(String(b.fields).leftPadded(5)) fields, \(pct(b.accuracy)) right")
+        }
+        for (file, error) in r.failedSheets.sorted(by: { $0.key < $1.key }) { lines.append("failed: \(file): \(error)") }
+        for m in r.misses {
+            lines.append("wrong\(m.flagged ? " (flagged)" : " (SILENT)"): \(m.file) \(m.field): expected \(m.expected), read \(m.read) at \(Int(m.confidence))%")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension String {
+    func leftPadded(_ width: Int) -> String { count >= width ? self : String(repeating: " ", count: width - count) + self }
+}
