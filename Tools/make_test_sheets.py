@@ -385,7 +385,7 @@ def background(rng, w, h):
     bg = base[None, None, :] * (1 + 0.25 * low[..., None])
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     if kind == "wood":
-        wob = smooth_field(rng, w, h, (3, 12)) * 40
+        wob = smooth_field(rng, w, h, (3, 12)) * 10
         grain = np.sin((xx / max(w, 1)) * rng.uniform(40, 90) + wob)
         bg = bg * (1 + 0.10 * grain[..., None])
     elif kind == "fabric":
@@ -475,7 +475,7 @@ def profile_phone(rng, page, gen, blank_dpi):
     gen.update(dict(dpi=dpi, rotation_deg=round(theta, 3), quarter_turns=k, format="jpg", jpeg_quality=q,
                     corner_jitter_px=np.round(jit, 1).tolist(), background=bg_kind,
                     min_brightness=round(min_bright, 3), exposure=round(exposure, 3),
-                    tint=np.round(tint, 3).tolist(), noise_sigma=round(noise, 2), blur_sigma=round(blur, 2),
+                    tint=[round(float(v), 3) for v in tint], noise_sigma=round(noise, 2), blur_sigma=round(blur, 2),
                     color="rgb"))
     K = np.diag([kx, ky, 1.0])
     return img, Q @ M @ K, "jpg", {"quality": q, "optimize": True, "progressive": True}
@@ -601,8 +601,6 @@ def main():
     if abs(sx - want) / want > 0.01 or abs(sy - want) / want > 0.01:
         sys.exit("error: blank is %dx%d px but page %gx%g pt at %g dpi should be %dx%d; pass the right --dpi"
                  % (blank.size[0], blank.size[1], pwpt, phpt, args.dpi, round(pwpt * want), round(phpt * want)))
-    for fid in (f["id"] for f in template["fields"]):
-        pass
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.start, args.start + args.count):
         name, prof = make_sheet(i, args, template, blank, sx, sy)

@@ -43,27 +43,37 @@ extension Image {
 
     /// The foreground minus every horizontal run of at least `horizontal` pixels and every vertical run
     /// of at least `vertical` pixels: printed box lines go, handwriting and print inside the box stay.
-    public func removingLines(horizontal: Int, vertical: Int) throws(ImagingError) -> Image {
+    ///
+    /// The lines found are widened by `fringe` pixels on each side before they are removed: a scanned
+    /// line's edges are ragged after thresholding, and the rag left behind reads as a "1".
+    public func removingLines(horizontal: Int, vertical: Int, fringe: Int = 1) throws(ImagingError) -> Image {
         guard depth == 1 else { throw .invalidArgument("line removal needs a 1-bit image") }
+        let lines = try lineMask(horizontal: horizontal, vertical: vertical, fringe: fringe)
+        return try Image(taking: pixSubtract(nil, pix, lines.pix), operation: "pixSubtract")
+    }
+
+    /// Long horizontal and vertical runs, each widened across its direction by `fringe` pixels.
+    private func lineMask(horizontal: Int, vertical: Int, fringe: Int) throws(ImagingError) -> Image {
         let h = try Image(taking: pixOpenBrick(nil, pix, Int32(max(2, horizontal)), 1), operation: "pixOpenBrick")
         let v = try Image(taking: pixOpenBrick(nil, pix, 1, Int32(max(2, vertical))), operation: "pixOpenBrick")
-        let without = try Image(taking: pixSubtract(nil, pix, h.pix), operation: "pixSubtract")
-        pixSubtract(without.pix, without.pix, v.pix)
-        return without
+        if fringe > 0 {
+            pixDilateBrick(h.pix, h.pix, 1, Int32(2 * fringe + 1))
+            pixDilateBrick(v.pix, v.pix, Int32(2 * fringe + 1), 1)
+        }
+        pixOr(h.pix, h.pix, v.pix)
+        return h
     }
 
     /// The foreground minus the horizontal runs of at least `horizontal` pixels and the vertical runs of
     /// at least `vertical` pixels that lie inside `bands`: for lines whose place is known, shorter bricks
     /// can be used there than anywhere else without touching what is written between them.
-    public func removingLines(horizontal: Int, vertical: Int, inside bands: [PixelRect]) throws(ImagingError) -> Image {
+    public func removingLines(horizontal: Int, vertical: Int, inside bands: [PixelRect], fringe: Int = 1) throws(ImagingError) -> Image {
         guard depth == 1 else { throw .invalidArgument("line removal needs a 1-bit image") }
         let mask = try Image.blank(width: width, height: height, depth: 1)
         for band in bands {
             if let r = band.clamped(to: PixelRect(x: 0, y: 0, width: width, height: height)) { try mask.fill(r, color: .black) }
         }
-        let h = try Image(taking: pixOpenBrick(nil, pix, Int32(max(2, horizontal)), 1), operation: "pixOpenBrick")
-        let v = try Image(taking: pixOpenBrick(nil, pix, 1, Int32(max(2, vertical))), operation: "pixOpenBrick")
-        pixOr(h.pix, h.pix, v.pix)
+        let h = try lineMask(horizontal: horizontal, vertical: vertical, fringe: fringe)
         pixAnd(h.pix, h.pix, mask.pix)
         return try Image(taking: pixSubtract(nil, pix, h.pix), operation: "pixSubtract")
     }
@@ -93,6 +103,22 @@ extension Image {
         var box: UnsafeMutablePointer<BOX>? = boxCreate(Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
         defer { boxDestroy(&box) }
         return try Image(taking: pixClipRectangle(pix, box, nil), operation: "pixClipRectangle")
+    }
+
+    /// Copies `image` (of the same depth) into this one with its top-left corner at (`x`, `y`).
+    public func paste(_ image: Image, x: Int, y: Int) throws(ImagingError) {
+        guard image.depth == depth else { throw .invalidArgument("paste of a \(image.depth)-bit image into a \(depth)-bit one") }
+        pixRasterop(pix, Int32(x), Int32(y), Int32(image.width), Int32(image.height), PIX_SRC, image.pix, 0, 0)
+    }
+
+    /// The smallest rectangle holding all foreground of a 1-bit image, or nil when it has none.
+    public func foregroundBounds() -> PixelRect? {
+        var box: UnsafeMutablePointer<BOX>?
+        guard pixClipToForeground(pix, nil, &box) == 0, box != nil else { return nil }
+        defer { boxDestroy(&box) }
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        boxGetGeometry(box, &x, &y, &w, &h)
+        return PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
     }
 
     /// This image with a border of `pixels` on every side, of background colour.

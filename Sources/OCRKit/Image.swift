@@ -39,28 +39,24 @@ public final class Image {
         guard buffer.width > 0, buffer.height > 0 else { throw .invalidArgument("empty gray buffer") }
         try self.init(taking: pixCreate(Int32(buffer.width), Int32(buffer.height), 8), operation: "pixCreate")
         let wpl = Int(pixGetWpl(pix))
-        let data = UnsafeMutableRawPointer(pixGetData(pix)!)
-        buffer.pixels.withUnsafeBufferPointer { src in
+        let words = pixGetData(pix)!
+        buffer.pixels.withUnsafeBytes { src in
             for y in 0..<buffer.height {
-                let row = data.advanced(by: y * wpl * 4).assumingMemoryBound(to: UInt8.self)
-                let base = y * buffer.width
-                for x in 0..<buffer.width { row[x ^ LeptonicaLayout.byteSwizzle] = src[base + x] }
+                LeptonicaLayout.copyRow(from: src.baseAddress! + y * buffer.width, toWords: words + y * wpl, count: buffer.width)
             }
         }
     }
 
     /// Copies an 8-bit image's pixels out into Swift memory (row-major, no padding).
     public func grayBuffer() throws(ImagingError) -> GrayBuffer {
-        let gray = depth == 8 && pixGetColormap(pix) == nil ? self : try toGray()
+        let gray = try toGray()
         let w = gray.width, h = gray.height
         let wpl = Int(pixGetWpl(gray.pix))
-        let data = UnsafeRawPointer(pixGetData(gray.pix)!)
+        let words = UnsafePointer(pixGetData(gray.pix)!)
         var pixels = [UInt8](repeating: 0, count: w * h)
-        pixels.withUnsafeMutableBufferPointer { dst in
+        pixels.withUnsafeMutableBytes { dst in
             for y in 0..<h {
-                let row = data.advanced(by: y * wpl * 4).assumingMemoryBound(to: UInt8.self)
-                let base = y * w
-                for x in 0..<w { dst[base + x] = row[x ^ LeptonicaLayout.byteSwizzle] }
+                LeptonicaLayout.copyRow(fromWords: words + y * wpl, to: dst.baseAddress! + y * w, count: w)
             }
         }
         return GrayBuffer(width: w, height: h, pixels: pixels)
@@ -69,6 +65,7 @@ public final class Image {
     /// 8-bit gray. Colour images take the darkest channel of each pixel rather than luminance, so that
     /// ink of any colour (blue and red pens included) is dark while white paper stays white.
     public func toGray() throws(ImagingError) -> Image {
+        if depth == 8 && pixGetColormap(pix) == nil { return self }
         if depth == 32 {
             return try Image(taking: pixConvertRGBToGrayMinMax(pix, Int32(L_CHOOSE_MIN)), operation: "pixConvertRGBToGrayMinMax")
         }
@@ -116,6 +113,16 @@ public final class Image {
         return try gray.scaled(by: factor)
     }
 
+    /// Halved `times` times by 2×2 area averaging: much cheaper than an arbitrary area-map scale, for
+    /// analyses that only need a smaller image.
+    public func halved(times: Int) throws(ImagingError) -> Image {
+        var image = self
+        for _ in 0..<max(0, times) {
+            image = try Image(taking: pixScaleAreaMap2(image.pix), operation: "pixScaleAreaMap2")
+        }
+        return image
+    }
+
     /// Sets the resolution stored in the file (PNG pHYs, PDF page size).
     public func setResolution(dpi: Int) {
         pixSetResolution(pix, Int32(dpi), Int32(dpi))
@@ -129,14 +136,31 @@ public final class Image {
     }
 }
 
-/// Leptonica stores 8-bit pixels big-endian inside 32-bit words; on little-endian machines byte `x` of
-/// a row lives at offset `x ^ 3` (what its GET_DATA_BYTE macro does, which Swift cannot import).
+/// Leptonica stores 8-bit pixels big-endian inside 32-bit words (pixel 0 in the most significant byte),
+/// which its GET_DATA_BYTE macro hides and Swift cannot import. Rows are converted a word at a time.
 enum LeptonicaLayout {
-    #if _endian(little)
-    static let byteSwizzle = 3
-    #else
-    static let byteSwizzle = 0
-    #endif
+    static func copyRow(fromWords words: UnsafePointer<UInt32>, to out: UnsafeMutableRawPointer, count: Int) {
+        let whole = count / 4
+        for i in 0..<whole { out.storeBytes(of: words[i].bigEndian, toByteOffset: i * 4, as: UInt32.self) }
+        if whole * 4 < count {
+            let last = words[whole].bigEndian
+            withUnsafeBytes(of: last) { bytes in
+                for k in 0..<(count - whole * 4) { out.storeBytes(of: bytes[k], toByteOffset: whole * 4 + k, as: UInt8.self) }
+            }
+        }
+    }
+
+    static func copyRow(from source: UnsafeRawPointer, toWords words: UnsafeMutablePointer<UInt32>, count: Int) {
+        let whole = count / 4
+        for i in 0..<whole { words[i] = UInt32(bigEndian: source.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self)) }
+        if whole * 4 < count {
+            var last: UInt32 = 0
+            withUnsafeMutableBytes(of: &last) { bytes in
+                for k in 0..<(count - whole * 4) { bytes[k] = source.load(fromByteOffset: whole * 4 + k, as: UInt8.self) }
+            }
+            words[whole] = UInt32(bigEndian: last)
+        }
+    }
 }
 
 /// 8-bit gray pixels in Swift memory: row-major, `width × height`, 0 black … 255 white.

@@ -48,15 +48,21 @@ public final class TesseractEngine {
     private let handle: OpaquePointer
     public let language: String
 
-    /// - Parameter dataPath: a tessdata folder, or nil for the one the library was built with.
-    public init(language: String = "eng", dataPath: String? = nil) throws(TesseractError) {
+    /// - Parameters:
+    ///   - dataPath: a tessdata folder, or nil for the one the library was built with.
+    ///   - useDictionary: whether the language's word lists guide recognition. They cost time on every
+    ///     line and help only with dictionary words, which names and numbers are not.
+    public init(language: String = "eng", dataPath: String? = nil, useDictionary: Bool = false) throws(TesseractError) {
         _ = LeptonicaMessages.silenced
         guard let handle = TessBaseAPICreate() else { throw .initFailed(language: language, dataPath: dataPath) }
-        // debug_file must be set during Init: Tesseract otherwise prints its own lines on stderr
-        // (including for the failure we report ourselves below).
-        let status = withCStringArray(["debug_file"]) { names in
-            withCStringArray(["/dev/null"]) { values in
-                TessBaseAPIInit4(handle, dataPath, language, OEM_LSTM_ONLY, nil, 0, names, values, 1, 0)
+        // Init-only settings. debug_file must be set here: Tesseract otherwise prints its own lines on
+        // stderr (including for the failure we report ourselves below).
+        var settings = ["debug_file": "/dev/null"]
+        if !useDictionary { settings["load_system_dawg"] = "0"; settings["load_freq_dawg"] = "0" }
+        let names = Array(settings.keys), values = names.map { settings[$0]! }
+        let status = withCStringArray(names) { cNames in
+            withCStringArray(values) { cValues in
+                TessBaseAPIInit4(handle, dataPath, language, OEM_LSTM_ONLY, nil, 0, cNames, cValues, names.count, 0)
             }
         }
         guard status == 0 else {

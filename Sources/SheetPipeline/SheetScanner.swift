@@ -50,24 +50,38 @@ public final class SheetScanner {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 
+        var stages: [(String, Double)] = []
+        var mark = 0.0
+        func stage(_ name: String) {
+            let now = elapsed()
+            stages.append((name, now - mark))
+            mark = now
+        }
+
         let loaded: LoadedImage
         do {
             loaded = try options.loader.load(path)
+            stage("load")
         } catch {
             return .failed(file: path, error: error.error.message, milliseconds: elapsed())
         }
         do {
             let gray = try loaded.image.grayBuffer()
+            stage("copy")
             let markers = try detector.detect(in: loaded.image)
+            stage("markers")
             let aligned = try SheetAligner(library: library, requested: requested).align(gray, markers: markers)
+            stage("align")
             let template = aligned.template
-            var fields: [(id: String, reading: FieldReading)] = []
-            for field in template.fields {
-                let cell = FieldCell(field: field, from: gray, through: aligned.homography)
-                var reading = try recognizer.read(field, in: cell)
+            let cells = template.fields.map { ($0, FieldCell(field: $0, from: gray, through: aligned.homography)) }
+            stage("cells")
+            let fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
+                var reading = reading
                 reading.flagged = reading.confidence < options.minConfidence
-                fields.append((field.id, reading))
+                return (id: field.id, reading: reading)
             }
+            stage("fields")
+            logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             let status: SheetStatus = fields.contains { $0.reading.flagged } ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)

@@ -30,14 +30,25 @@ extension GrayBuffer {
         let outer = rect.insetBy(-margin, -margin)
         let w = max(1, Int((outer.width * scale).rounded())), h = max(1, Int((outer.height * scale).rounded()))
         var out = [UInt8](repeating: 255, count: w * h)
-        let hh = homography.h
-        for j in 0..<h {
-            let py = outer.y + (Double(j) + 0.5) / scale
-            for i in 0..<w {
-                let px = outer.x + (Double(i) + 0.5) / scale
-                let d = hh[6] * px + hh[7] * py + 1
-                let sx = (hh[0] * px + hh[1] * py + hh[2]) / d, sy = (hh[3] * px + hh[4] * py + hh[5]) / d
-                out[j * w + i] = UInt8(max(0, min(255, sample(sx, sy).rounded())))
+        let m = homography.h
+        let width = self.width, height = self.height
+        pixels.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                for j in 0..<h {
+                    let py = outer.y + (Double(j) + 0.5) / scale
+                    for i in 0..<w {
+                        let px = outer.x + (Double(i) + 0.5) / scale
+                        let d = m[6] * px + m[7] * py + 1
+                        let fx = (m[0] * px + m[1] * py + m[2]) / d - 0.5, fy = (m[3] * px + m[4] * py + m[5]) / d - 0.5
+                        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
+                        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { continue }  // off the image: white
+                        let ax = fx - Double(x0), ay = fy - Double(y0)
+                        let k = y0 * width + x0
+                        let top = Double(src[k]) + (Double(src[k + 1]) - Double(src[k])) * ax
+                        let bottom = Double(src[k + width]) + (Double(src[k + width + 1]) - Double(src[k + width])) * ax
+                        dst[j * w + i] = UInt8(top + (bottom - top) * ay + 0.5)
+                    }
+                }
             }
         }
         return GrayBuffer(width: w, height: h, pixels: out)

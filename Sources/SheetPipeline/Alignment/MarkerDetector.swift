@@ -65,9 +65,9 @@ public enum AlignmentError: Error, Equatable, Sendable {
 /// Finds the corner markers: solid dark squares and one ring, told apart from print, boxes and
 /// handwriting by shape statistics that do not change with rotation or scale.
 public struct MarkerDetector: Sendable {
-    /// The image is shrunk to this long side before searching: markers stay tens of pixels wide and
+    /// The image is halved until its long side is at most this: markers stay tens of pixels wide and
     /// the search costs a few milliseconds.
-    public var workingLongSide = 1400
+    public var workingLongSide = 1800
 
     public init() {}
 
@@ -82,9 +82,10 @@ public struct MarkerDetector: Sendable {
     }
 
     private func detectOrThrowImaging(_ image: Image) throws -> MarkerQuad {
-        let longSide = max(image.width, image.height)
-        let factor = min(1.0, Double(workingLongSide) / Double(longSide))
-        let small = factor < 1 ? try image.scaled(by: factor) : image
+        var halvings = 0
+        while max(image.width, image.height) >> halvings > workingLongSide { halvings += 1 }
+        let small = try image.halved(times: halvings)
+        let factor = Double(small.width) / Double(image.width)
         let binary = try small.backgroundNormalized().thresholded(below: 110)
         let size = Double(max(small.width, small.height))
         let minSide = max(6, Int(size * 0.008)), maxSide = Int(size * 0.09)

@@ -31,7 +31,12 @@ public struct CellCleaner: Sendable {
     /// Half-width of the band around each printed line where shorter line bricks apply.
     public var bandPoints = 2.5
 
+    /// Ragged edge removed with each printed line, in points.
+    public var fringePoints = 0.4
+
     public init() {}
+
+    private func fringe(_ scale: Double) -> Int { max(1, Int((fringePoints * scale).rounded())) }
 
     public func clean(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> CleanedField {
         let paper = cell.image.percentile(0.9)
@@ -40,7 +45,7 @@ public struct CellCleaner: Sendable {
         // A comb box's or the field's full-length lines are longer than any stroke of a digit or letter
         // written inside one box: a brick of 55% of the width and 85% of the height removes only them.
         let noLines = try binary.removingLines(horizontal: Int(field.rect.width * s * 0.55),
-                                               vertical: Int(field.rect.height * s * 0.85))
+                                               vertical: Int(field.rect.height * s * 0.85), fringe: fringe(s))
         // Where the printed lines should be, shorter bricks catch what the first pass left: lines bent by
         // the camera or broken by the JPEG, which would otherwise read as a "1".
         let box = field.boxes[0]
@@ -55,7 +60,7 @@ public struct CellCleaner: Sendable {
             bands.append(PixelRect(x: p.x - Int(band), y: p.y - Int(band), width: p.width + 2 * Int(band), height: 2 * Int(band) + 1))
         }
         let noBandLines = try noLines.removingLines(horizontal: Int(box.width * s * 0.35), vertical: Int(field.rect.height * s * 0.35),
-                                                    inside: bands)
+                                                    inside: bands, fringe: fringe(s))
         let speck = max(2, Int(speckPoints * s))
         let kept = try noBandLines.keepingComponents(minWidth: speck, minHeight: speck)
         let inside = cell.pixels(field.rect.insetBy(borderPoints, borderPoints))

@@ -39,9 +39,13 @@ public struct FieldCell: Sendable {
     }
 }
 
-/// Reads one field from its cell. The printed-text reader (Tesseract) is one; a handwriting
+/// Reads a sheet's fields from their cells. The printed-text reader (Tesseract) is one; a handwriting
 /// recognizer is another. A recognizer does not decide what is flagged: the scanner does, from the
 /// confidence.
+///
+/// Recognizers get all of a sheet's fields at once so they can batch work (Tesseract reads a block of
+/// lines in one call far faster than each line in its own call).
 public protocol FieldRecognizer {
-    func read(_ field: FieldSpec, in cell: FieldCell) throws -> FieldReading
+    /// One reading per field, in the same order.
+    func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading]
 }
