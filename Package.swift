@@ -32,7 +32,7 @@ let package = Package(
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel",
+                "SheetPipeline", "SheetModel", "OCRKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

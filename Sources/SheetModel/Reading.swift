@@ -109,7 +109,7 @@ public struct SheetResult: Sendable, Equatable {
     public var status: SheetStatus
     public var error: String?
     public var alignment: AlignmentReport?
-    /// Field id → reading, in template order.
+    /// Field id → reading, in template order (JSON output sorts them by id).
     public var fields: [(id: String, reading: FieldReading)]
     /// Milliseconds spent on this sheet.
     public var milliseconds: Double
@@ -154,7 +154,7 @@ extension SheetResult: Codable {
         try c.encode(status, forKey: .status)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(alignment, forKey: .alignment)
-        // Fields keep template order in the output, which a dictionary would lose.
+        // Field ids are the keys of one object (JSON consumers look fields up by id).
         var f = c.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
         for (id, reading) in fields { try f.encode(reading, forKey: FieldKey(stringValue: id)) }
         try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)

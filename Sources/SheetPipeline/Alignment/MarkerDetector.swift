@@ -128,16 +128,22 @@ public struct MarkerDetector: Sendable {
     /// The four candidates of similar size spanning the largest convex quadrilateral, with at most one ring.
     private func choose(_ candidates: [Candidate]) throws(AlignmentError) -> [Candidate] {
         guard !candidates.isEmpty else { throw .noMarkers }
-        let pool = Array(candidates.sorted { $0.area > $1.area }.prefix(14))
+        // The markers are the largest squares a sheet prints; the ring, when seen, gives their size.
+        // Smaller squares (mark cells, filled checkboxes) must not stand in for a missing marker.
+        let reference = candidates.filter(\.isRing).map(\.side).max() ?? candidates.map(\.side).max()!
+        let pool = Array(candidates.filter { $0.side >= reference * 0.6 && $0.side <= reference / 0.6 }
+            .sorted { $0.area > $1.area }.prefix(14))
         guard pool.count >= 4 else { throw .markersMissing(found: pool.count) }
         var best: (score: Double, set: [Candidate])?
         let n = pool.count
         for a in 0..<n { for b in (a + 1)..<n { for c in (b + 1)..<n { for d in (c + 1)..<n {
             let set = [pool[a], pool[b], pool[c], pool[d]]
+            // Perspective makes the far markers smaller, but not by half: a ticked checkbox or a mark
+            // cell is (2/3)² or less of a marker's area.
             let areas = set.map(\.area)
-            guard areas.max()! <= areas.min()! * 3, set.filter(\.isRing).count <= 1 else { continue }
+            guard areas.max()! <= areas.min()! * 1.9, set.filter(\.isRing).count <= 1 else { continue }
             let quad = clockwise(set)
-            guard let area = convexArea(quad), area > 0 else { continue }
+            guard let area = convexArea(quad), area > 0, oppositeSidesAgree(quad) else { continue }
             // A marker quad spans far more than its markers: reject clusters of small squares.
             let side = set.map(\.side).reduce(0, +) / 4
             guard area > side * side * 60 else { continue }
@@ -151,6 +157,13 @@ public struct MarkerDetector: Sendable {
         let cx = set.map(\.x).reduce(0, +) / Double(set.count), cy = set.map(\.y).reduce(0, +) / Double(set.count)
         // In image coordinates (y down) increasing angle runs clockwise on screen.
         return set.sorted { atan2Degrees($0.y - cy, $0.x - cx) < atan2Degrees($1.y - cy, $1.x - cx) }
+    }
+
+    /// Whether each pair of opposite sides has lengths within a factor 1.6, as a photographed rectangle does.
+    private func oppositeSidesAgree(_ q: [Candidate]) -> Bool {
+        func length(_ a: Candidate, _ b: Candidate) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        let sides = (0..<4).map { length(q[$0], q[($0 + 1) % 4]) }
+        return max(sides[0], sides[2]) <= 1.6 * min(sides[0], sides[2]) && max(sides[1], sides[3]) <= 1.6 * min(sides[1], sides[3])
     }
 
     /// Area of the quadrilateral if it is convex, else nil.

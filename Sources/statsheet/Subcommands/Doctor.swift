@@ -1,4 +1,49 @@
 import ArgumentParser
+import Foundation
+import OCRKit
+import SheetPipeline
+
 struct Doctor: ParsableCommand {
-    func run() throws {}
+    static let configuration = CommandConfiguration(
+        abstract: "Check that Tesseract, Leptonica, language data and templates are in place.",
+        discussion: "Exits with status 1 and a hint for each problem found.")
+
+    @OptionGroup var templates: TemplateOptions
+
+    func run() throws {
+        var problems: [String] = []
+        print("statsheet \(Statsheet.configuration.version)")
+        let report = EngineCheck.run()
+        print("Tesseract \(report.tesseractVersion)")
+        print("\(report.leptonicaVersion) (\(report.imageLibraries))")
+        if let engineError = report.engineError {
+            problems.append("\(engineError)\n    fix: apt-get install tesseract-ocr tesseract-ocr-eng (or set TESSDATA_PREFIX to a folder holding eng.traineddata)")
+        } else {
+            print("tessdata: \(report.dataPath ?? "?")  languages: \(report.languages.joined(separator: ", "))")
+        }
+        for format in ["jpeg", "png", "tiff", "webp"] where !report.imageLibraries.lowercased().contains("lib\(format)") {
+            problems.append("Leptonica was built without lib\(format): \(format.uppercased()) files cannot be read\n    fix: install Debian's libleptonica-dev, which has all four")
+        }
+        if OpenMPLimit.current == "1" {
+            print("OpenMP: OMP_THREAD_LIMIT=1 (Tesseract runs one thread per engine; statsheet sets this itself)")
+        } else {
+            print("OpenMP: OMP_THREAD_LIMIT=\(OpenMPLimit.current ?? "unset") — small cells will be read several times slower")
+        }
+        do {
+            let library = try templates.library()
+            if library.entries.isEmpty {
+                problems.append("no templates found in \(library.searchedFolders.isEmpty ? "any template folder" : library.searchedFolders.joined(separator: ", "))\n    fix: run from the statsheet folder, or pass --templates DIR / set STATSHEET_TEMPLATES")
+            } else {
+                print("templates: " + library.entries.map { "\($0.template.id) v\($0.template.version) (\($0.path))" }.joined(separator: ", "))
+            }
+        } catch {
+            problems.append("\(error)")
+        }
+        if problems.isEmpty {
+            print("all good")
+        } else {
+            for problem in problems { print("problem: \(problem)") }
+            throw ExitCode(1)
+        }
+    }
 }

@@ -10,7 +10,7 @@ struct ScanOutput {
     func show(_ result: SheetResult) {
         if json {
             let encoder = JSONEncoder()
-            encoder.outputFormatting = [.withoutEscapingSlashes]
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
             if let data = try? encoder.encode(result) { print(String(decoding: data, as: UTF8.self)) }
             return
         }

@@ -1,0 +1,119 @@
+import Foundation
+import Testing
+@testable import SheetModel
+
+/// The repository's root, found from this file so tests run from any working directory.
+let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+@Suite struct TemplateDecodingTests {
+    static let lacrosseData = try! Data(contentsOf: repositoryRoot.appendingPathComponent("Templates/lacrosse-goalie.json"))
+
+    @Test func bundledLacrosseTemplateDecodesWithTheAgreedFieldIds() throws {
+        let template = try SheetTemplate.decode(Self.lacrosseData)
+        #expect(template.id == "lacrosse-goalie")
+        #expect(template.page == PageSize(width: 612, height: 792))
+        for id in ["athlete", "opponent", "date", "context.hs", "context.club", "conference.conf", "conference.nonconf"] {
+            #expect(template.field(id) != nil, "missing \(id)")
+        }
+        for row in ["q1", "q2", "q3", "q4", "ot", "total"] {
+            for column in ["shots", "saves", "goals", "clears"] {
+                let field = try #require(template.field("\(row).\(column)"))
+                #expect(field.kind == .count)
+                #expect(field.combs == 2)
+                #expect(field.allowedRange == 0...99)
+            }
+        }
+        #expect(template.field("date")?.combs == 6)
+        #expect(template.problems().isEmpty)
+    }
+
+    /// A small valid template as a JSON object, for tests to break one piece at a time.
+    static func json(_ edit: (inout [String: Any]) -> Void = { _ in }) throws -> Data {
+        var object: [String: Any] = [
+            "format": 1, "id": "tiny", "version": 1, "title": "Tiny", "page": ["width": 612, "height": 792],
+            "fields": [
+                ["id": "a", "kind": "count", "rect": [100, 200, 60, 30], "combs": 2],
+                ["id": "b", "kind": "checkbox", "rect": [200, 200, 16, 16]],
+            ],
+        ]
+        edit(&object)
+        return try JSONSerialization.data(withJSONObject: object)
+    }
+
+    static func problems(_ edit: (inout [String: Any]) -> Void) throws -> [String] {
+        let data = try json(edit)
+        do {
+            _ = try SheetTemplate.decode(data)
+            return []
+        } catch {
+            return error.problems
+        }
+    }
+
+    @Test func validTinyTemplateDecodes() throws {
+        #expect(try SheetTemplate.decode(try Self.json()).fields.count == 2)
+    }
+
+    @Test func missingKeyIsNamedWithItsPath() throws {
+        let problems = try Self.problems { o in
+            o["fields"] = [["id": "a", "kind": "count"]]
+        }
+        #expect(problems == ["fields[0].rect: required key is missing"])
+    }
+
+    @Test func unknownKindListsTheKinds() throws {
+        let problems = try Self.problems { o in
+            o["fields"] = [["id": "a", "kind": "cout", "rect": [100, 200, 60, 30]]]
+        }
+        #expect(problems == ["fields[0].kind: not one of count, digits, text, date, checkbox"])
+    }
+
+    @Test func wrongTypeIsNamed() throws {
+        let problems = try Self.problems { o in o["version"] = "one" }
+        #expect(problems == ["version: expected a number"])
+    }
+
+    @Test func rectMustHaveFourNumbers() throws {
+        let problems = try Self.problems { o in
+            o["fields"] = [["id": "a", "kind": "count", "rect": [100, 200, 60, 30, 5]]]
+        }
+        #expect(problems.count == 1)
+        #expect(problems[0].hasPrefix("fields[0].rect"))
+    }
+
+    @Test(arguments: [
+        ("duplicate", "fields[1] 'a': duplicate field id 'a'"),
+        ("offPage", "fields[0] 'a': rect [600, 200, 60, 30] extends past the page (612×792 points)"),
+        ("overlap", "fields 'a' and 'b' overlap"),
+        ("dateCombs", "fields[0] 'a': a date has combs 6 (MM DD YY)"),
+        ("format", "format 2 is not supported (this statsheet reads format 1)"),
+        ("onMarker", "fields[0] 'a': rect [20, 20, 60, 30] covers an alignment marker or the template mark"),
+        ("badRange", "fields[0] 'a': range [9, 1] must be [min, max] with min ≤ max"),
+    ])
+    func semanticProblemsAreSpecific(_ case: String, _ expected: String) throws {
+        let problems = try Self.problems { o in
+            var fields = o["fields"] as! [[String: Any]]
+            switch `case` {
+            case "duplicate": fields[1]["id"] = "a"
+            case "offPage": fields[0]["rect"] = [600, 200, 60, 30]
+            case "overlap": fields[1]["rect"] = [150, 210, 16, 16]
+            case "dateCombs": fields[0]["kind"] = "date"
+            case "format": o["format"] = 2
+            case "onMarker": fields[0]["rect"] = [20, 20, 60, 30]
+            case "badRange": fields[0]["range"] = [9, 1]
+            default: break
+            }
+            o["fields"] = fields
+        }
+        #expect(problems.contains(expected), "got \(problems)")
+    }
+
+    @Test func notJSONIsSaidPlainly() throws {
+        #expect(throws: TemplateError(["not valid JSON"])) { try SheetTemplate.decode(Data("{ nope".utf8)) }
+    }
+
+    @Test func unknownKeysAreIgnoredForForwardCompatibility() throws {
+        let data = try Self.json { o in o["rules"] = [["id": "r1", "expr": "a == 1"]]; o["gameLog"] = [:] }
+        #expect(try SheetTemplate.decode(data).id == "tiny")
+    }
+}
