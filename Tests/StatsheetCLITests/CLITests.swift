@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+
+/// Runs the built `statsheet` binary as a user would and checks what it prints and how it exits.
+@Suite struct CLITests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The binary SwiftPM built beside this test bundle.
+    static var binary: URL {
+        let candidates = [Bundle.main.bundleURL, URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()]
+            + Bundle.allBundles.map { $0.bundleURL.deletingLastPathComponent() }
+        for dir in candidates {
+            let url = dir.appendingPathComponent("statsheet")
+            if FileManager.default.isExecutableFile(atPath: url.path) { return url }
+        }
+        return root.appendingPathComponent(".build/debug/statsheet")
+    }
+
+    struct Run {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    static func run(_ arguments: [String], in directory: URL = root) throws -> Run {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+                   stderr: String(decoding: stderr, as: UTF8.self))
+    }
+
+    static func temporaryFolder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("statsheet-cli-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func helpListsEveryCommand() throws {
+        let r = try Self.run(["--help"])
+        #expect(r.status == 0)
+        for command in ["scan", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
+        let scan = try Self.run(["scan", "--help"])
+        for option in ["--template", "--json", "--overlay", "--min-confidence", "--max-megapixels"] {
+            #expect(scan.stdout.contains(option), "\(option) missing from scan help")
+        }
+    }
+
+    @Test func templateListAndShow() throws {
+        let list = try Self.run(["template", "list"])
+        #expect(list.status == 0)
+        #expect(list.stdout.contains("lacrosse-goalie  v1"))
+        let show = try Self.run(["template", "show", "lacrosse-goalie"])
+        #expect(show.stdout.contains("total.clears"))
+        #expect(show.stdout.contains("combs 2"))
+        let unknown = try Self.run(["template", "show", "cricket"])
+        #expect(unknown.status == 64)
+        #expect(unknown.stderr.contains("unknown template 'cricket'; known: lacrosse-goalie"))
+    }
+
+    @Test func renderWritesPNGAndPDF() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let png = folder.appendingPathComponent("blank.png").path, pdf = folder.appendingPathComponent("blank.pdf").path
+        #expect(try Self.run(["template", "render", "lacrosse-goalie", "--out", png, "--dpi", "100"]).status == 0)
+        #expect(try Self.run(["template", "render", "lacrosse-goalie", "--out", pdf]).status == 0)
+        let pngBytes = try Data(contentsOf: URL(fileURLWithPath: png))
+        #expect(pngBytes.prefix(4) == Data([0x89, 0x50, 0x4E, 0x47]))
+        // 612×792 points at 100 dpi: 850×1100 pixels, stored big-endian in the IHDR chunk.
+        #expect(Array(pngBytes[16..<24]) == [0, 0, 0x03, 0x52, 0, 0, 0x04, 0x4C])
+        #expect(try Data(contentsOf: URL(fileURLWithPath: pdf)).prefix(4) == Data("%PDF".utf8))
+        let bad = try Self.run(["template", "render", "lacrosse-goalie", "--out", folder.appendingPathComponent("x.gif").path])
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("--out must end in .png or .pdf"))
+    }
+
+    /// One bad file never stops the batch; each gets its own line; the exit status reports the failure.
+    @Test func scanReportsEachBadFileAndReadsTheRest() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/clean-300dpi/sheet-001.png").path
+        let empty = folder.appendingPathComponent("empty.jpg").path
+        let text = folder.appendingPathComponent("notes.png").path
+        let blank = folder.appendingPathComponent("blank.png").path
+        FileManager.default.createFile(atPath: empty, contents: Data())
+        FileManager.default.createFile(atPath: text, contents: Data("12 saves".utf8))
+        _ = try Self.run(["template", "render", "lacrosse-goalie", "--out", blank, "--dpi", "100"])
+        let pngData = try Data(contentsOf: URL(fileURLWithPath: good))
+        let truncated = folder.appendingPathComponent("cut.png").path
+        FileManager.default.createFile(atPath: truncated, contents: pngData.prefix(pngData.count / 2))
+        let missing = folder.appendingPathComponent("missing.png").path
+
+        let r = try Self.run(["scan", "--json", good, empty, text, truncated, missing, blank])
+        #expect(r.status == 1)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 6)
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        func error(_ i: Int) -> String { objects[i]["error"] as? String ?? "" }
+        #expect(objects[0]["status"] as? String == "clean" || objects[0]["status"] as? String == "needs_review")
+        #expect(objects[0]["template"] as? String == "lacrosse-goalie")
+        let fields = try #require(objects[0]["fields"] as? [String: [String: Any]])
+        #expect(fields.count == 31)
+        #expect(fields["q1.shots"]?["confidence"] is Double)
+        #expect(error(1) == "the file is empty (0 bytes)")
+        #expect(error(2).hasPrefix("not an image"))
+        #expect(error(3).hasPrefix("truncated PNG"))
+        #expect(error(4) == "no such file")
+        // An unfilled sheet aligns and reads as empty fields (required-field rules come with validation).
+        let blankFields = try #require(objects[5]["fields"] as? [String: [String: Any]])
+        #expect(blankFields["q1.shots"]?["value"] is NSNull)
+        for i in 1...4 { #expect(objects[i]["status"] as? String == "failed") }
+    }
+
+    @Test func tableOutputShowsTheGridAndSummary() throws {
+        let good = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/clean-300dpi/sheet-002.png").path
+        let r = try Self.run(["scan", good])
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("shots"))
+        #expect(r.stdout.contains("total"))
+        #expect(r.stdout.contains("1 sheet: "))
+    }
+
+    @Test func overlayIsWritten() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let good = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/clean-300dpi/sheet-003.png").path
+        let r = try Self.run(["scan", good, "--overlay", folder.path])
+        #expect(r.status == 0)
+        let overlay = folder.appendingPathComponent("sheet-003.overlay.jpg")
+        #expect(try Data(contentsOf: overlay).prefix(2) == Data([0xFF, 0xD8]))
+    }
+
+    @Test func doctorPassesHere() throws {
+        let r = try Self.run(["doctor"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("Tesseract 5"))
+        #expect(r.stdout.contains("OMP_THREAD_LIMIT=1"))
+        #expect(r.stdout.contains("eng"))
+    }
+
+    @Test func evalReportsAccuracyOnTheCleanSheets() throws {
+        let r = try Self.run(["eval", "TestImages/lacrosse-goalie/clean-300dpi", "--require-accuracy", "99.5", "--max-silent-errors", "0"])
+        #expect(r.status == 0, "\(r.stdout)")
+        #expect(r.stdout.contains("5 sheets, 0 failed"))
+    }
+
+    @Test func usageMistakesNameTheFlag() throws {
+        let r = try Self.run(["scan", "x.png", "--min-confidence", "120"])
+        #expect(r.status == 64)
+        #expect(r.stderr.contains("--min-confidence must be 0–100"))
+    }
+}
