@@ -67,7 +67,7 @@ public enum AlignmentError: Error, Equatable, Sendable {
 public struct MarkerDetector: Sendable {
     /// The image is halved until its long side is at most this: markers stay tens of pixels wide and
     /// the search costs a few milliseconds.
-    public var workingLongSide = 1800
+    public var workingLongSide = 1300
 
     public init() {}
 

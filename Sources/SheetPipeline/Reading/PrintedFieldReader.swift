@@ -240,7 +240,7 @@ public final class PrintedFieldReader: FieldRecognizer {
 
     private func writeDebug(_ field: FieldSpec, _ cell: FieldCell, _ cleaned: CleanedField) throws {
         guard let debugFolder else { return }
-        FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).png", contents: Data(try cleaned.ink.encoded(as: .png)))
-        FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).gray.png", contents: Data(try Image(cell.image).encoded(as: .png)))
+        _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).png", contents: Data(try cleaned.ink.encoded(as: .png)))
+        _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).gray.png", contents: Data(try Image(cell.image).encoded(as: .png)))
     }
 }
