@@ -89,6 +89,14 @@ extension Image {
             operation: "pixSelectBySize")
     }
 
+    /// Whether the pixel of a 1-bit image is foreground; false outside the image.
+    public func isForeground(x: Int, y: Int) -> Bool {
+        guard x >= 0, y >= 0, x < width, y < height else { return false }
+        var value: UInt32 = 0
+        pixGetPixel(pix, Int32(x), Int32(y), &value)
+        return value != 0
+    }
+
     /// Number of foreground pixels of a 1-bit image.
     public var foregroundCount: Int {
         var count: Int32 = 0

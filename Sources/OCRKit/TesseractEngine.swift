@@ -24,6 +24,21 @@ public struct RecognizedSymbol: Sendable, Equatable {
     public let text: String
     public let confidence: Double
     public let bounds: PixelRect
+    /// The LSTM's candidates for this character, best first, with their scores (0–100). Empty unless
+    /// the engine was created with `alternatives: true`.
+    public var alternatives: [SymbolChoice] = []
+
+    /// How far the best candidate is ahead of the next one (its whole score when it has no rival).
+    public var margin: Double? {
+        guard let best = alternatives.first else { return nil }
+        return best.confidence - (alternatives.dropFirst().first?.confidence ?? 0)
+    }
+}
+
+/// One candidate reading of a character.
+public struct SymbolChoice: Sendable, Equatable {
+    public let text: String
+    public let confidence: Double
 }
 
 /// One recognised word.
@@ -52,7 +67,10 @@ public final class TesseractEngine {
     ///   - dataPath: a tessdata folder, or nil for the one the library was built with.
     ///   - useDictionary: whether the language's word lists guide recognition. They cost time on every
     ///     line and help only with dictionary words, which names and numbers are not.
-    public init(language: String = "eng", dataPath: String? = nil, useDictionary: Bool = false) throws(TesseractError) {
+    ///   - alternatives: whether each symbol carries the LSTM's other candidates (`lstm_choice_mode` 2).
+    ///     A confident-looking "9" whose runner-up "0" is close behind is not a confident reading.
+    public init(language: String = "eng", dataPath: String? = nil, useDictionary: Bool = false,
+                alternatives: Bool = true) throws(TesseractError) {
         _ = LeptonicaMessages.silenced
         guard let handle = TessBaseAPICreate() else { throw .initFailed(language: language, dataPath: dataPath) }
         // Init-only settings. debug_file must be set here: Tesseract otherwise prints its own lines on
@@ -74,6 +92,7 @@ public final class TesseractEngine {
         self.language = language
         // No inverted-text second pass on weak cells: sheets are dark ink on light paper.
         try setVariable("tessedit_do_invert", "0")
+        if alternatives { try setVariable("lstm_choice_mode", "2") }
     }
 
     deinit {
@@ -115,18 +134,20 @@ public final class TesseractEngine {
         guard TessBaseAPIRecognize(handle, nil) == 0 else { throw .recognitionFailed }
         guard let iterator = TessBaseAPIGetIterator(handle) else { return Recognition(symbols: [], words: []) }
         defer { TessResultIteratorDelete(iterator) }
-        return Recognition(symbols: collect(iterator, level: RIL_SYMBOL).map { RecognizedSymbol(text: $0.0, confidence: $0.1, bounds: $0.2) },
+        return Recognition(symbols: collect(iterator, level: RIL_SYMBOL).map {
+                               RecognizedSymbol(text: $0.0, confidence: $0.1, bounds: $0.2, alternatives: $0.3)
+                           },
                            words: collectFromStart(level: RIL_WORD).map { RecognizedWord(text: $0.0, confidence: $0.1, bounds: $0.2) })
     }
 
-    private func collectFromStart(level: TessPageIteratorLevel) -> [(String, Double, PixelRect)] {
+    private func collectFromStart(level: TessPageIteratorLevel) -> [(String, Double, PixelRect, [SymbolChoice])] {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         return collect(iterator, level: level)
     }
 
-    private func collect(_ iterator: OpaquePointer, level: TessPageIteratorLevel) -> [(String, Double, PixelRect)] {
-        var items: [(String, Double, PixelRect)] = []
+    private func collect(_ iterator: OpaquePointer, level: TessPageIteratorLevel) -> [(String, Double, PixelRect, [SymbolChoice])] {
+        var items: [(String, Double, PixelRect, [SymbolChoice])] = []
         repeat {
             guard let cText = TessResultIteratorGetUTF8Text(iterator, level) else { continue }
             let text = String(cString: cText)
@@ -135,9 +156,24 @@ public final class TesseractEngine {
             var l: Int32 = 0, t: Int32 = 0, r: Int32 = 0, b: Int32 = 0
             let page = TessResultIteratorGetPageIteratorConst(iterator)
             _ = TessPageIteratorBoundingBox(page, level, &l, &t, &r, &b)
-            items.append((text, confidence, PixelRect(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t))))
+            let choices = level == RIL_SYMBOL ? Self.choices(iterator) : []
+            items.append((text, confidence, PixelRect(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)), choices))
         } while TessResultIteratorNext(iterator, level) != 0
         return items
+    }
+}
+
+extension TesseractEngine {
+    /// The candidates of the symbol the iterator is on, best first.
+    fileprivate static func choices(_ iterator: OpaquePointer) -> [SymbolChoice] {
+        guard let choice = TessResultIteratorGetChoiceIterator(iterator) else { return [] }
+        defer { TessChoiceIteratorDelete(choice) }
+        var result: [SymbolChoice] = []
+        repeat {
+            guard let text = TessChoiceIteratorGetUTF8Text(choice) else { continue }
+            result.append(SymbolChoice(text: String(cString: text), confidence: Double(TessChoiceIteratorConfidence(choice))))
+        } while TessChoiceIteratorNext(choice) != 0
+        return result.sorted { $0.confidence > $1.confidence }
     }
 }
 

@@ -28,8 +28,11 @@ public struct SheetRenderer {
 
         let line = max(1, px(1))
         let small = try font(points: 8), body = try font(points: 10), title = try font(points: 16)
-        let markEnd = frame.markCells.last!
-        page.drawText("\(template.id) v\(template.version)", x: px(markEnd.maxX + 8), baseline: px(markEnd.maxY), font: small)
+        // The mark in words, centred under the mark: clear of the markers' quiet zones.
+        let cells = frame.markCells
+        let name = "\(template.id) v\(template.version)"
+        let centre = (px(cells.first!.x) + px(cells.last!.maxX)) / 2
+        page.drawText(name, x: centre - small.width(of: name) / 2, baseline: px(cells[0].maxY + 9), font: small)
         page.drawText(template.title, x: px(72), baseline: px(84), font: title)
 
         for field in template.fields {

@@ -68,9 +68,9 @@ public final class SheetScanner {
         do {
             let gray = try loaded.image.grayBuffer()
             stage("copy")
-            let markers = try detector.detect(in: loaded.image)
+            let quads = try detector.detect(in: loaded.image)
             stage("markers")
-            let aligned = try SheetAligner(library: library, requested: requested).align(gray, markers: markers)
+            let aligned = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
             stage("align")
             let template = aligned.template
             let cells = template.fields.map { ($0, FieldCell(field: $0, from: gray, through: aligned.homography)) }

@@ -68,10 +68,14 @@ public struct MarkerDetector: Sendable {
     /// The image is halved until its long side is at most this: markers stay tens of pixels wide and
     /// the search costs a few milliseconds.
     public var workingLongSide = 1300
+    /// How many alternative marker quads to offer the aligner.
+    public var maxQuads = 4
 
     public init() {}
 
-    public func detect(in image: Image) throws(AlignmentError) -> MarkerQuad {
+    /// Marker quads that fit, most likely first (largest). Usually the first is right; a square blob in
+    /// the background can outrank it, so the aligner tries them in turn until one reads as a sheet.
+    public func detect(in image: Image) throws(AlignmentError) -> [MarkerQuad] {
         do {
             return try detectOrThrowImaging(image)
         } catch let error as AlignmentError {
@@ -81,7 +85,7 @@ public struct MarkerDetector: Sendable {
         }
     }
 
-    private func detectOrThrowImaging(_ image: Image) throws -> MarkerQuad {
+    private func detectOrThrowImaging(_ image: Image) throws -> [MarkerQuad] {
         var halvings = 0
         while max(image.width, image.height) >> halvings > workingLongSide { halvings += 1 }
         let small = try image.halved(times: halvings)
@@ -93,15 +97,18 @@ public struct MarkerDetector: Sendable {
             box.width >= minSide && box.height >= minSide && box.width <= maxSide && box.height <= maxSide
                 && box.width * 2 >= box.height && box.height * 2 >= box.width
         }
-        let candidates = components.compactMap(Candidate.init)
-        let chosen = try choose(candidates)
-        let ordered = clockwise(chosen)
-        let ringIndex = ordered.firstIndex { $0.isRing }
-        let start = ringIndex ?? 0
-        let rotated = Array(ordered[start...] + ordered[..<start])
-        let side = rotated.map { $0.side }.reduce(0, +) / 4 / factor
-        return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) },
-                          ringFound: ringIndex != nil, markerSide: side)
+        // Every marker stands in a quiet zone of paper; a dark square in a wood grain or a patterned
+        // tablecloth does not.
+        let candidates = components.compactMap(Candidate.init).filter { hasQuietZone($0, in: binary) }
+        return try choose(candidates).map { chosen in
+            let ordered = clockwise(chosen)
+            let ringIndex = ordered.firstIndex { $0.isRing }
+            let start = ringIndex ?? 0
+            let rotated = Array(ordered[start...] + ordered[..<start])
+            let side = rotated.map { $0.side }.reduce(0, +) / 4 / factor
+            return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) },
+                              ringFound: ringIndex != nil, markerSide: side)
+        }
     }
 
     struct Candidate {
@@ -125,8 +132,21 @@ public struct MarkerDetector: Sendable {
         }
     }
 
-    /// The four candidates of similar size spanning the largest convex quadrilateral, with at most one ring.
-    private func choose(_ candidates: [Candidate]) throws(AlignmentError) -> [Candidate] {
+    /// Whether a circle around the candidate, inside the printed quiet zone (which reaches 0.75 of a
+    /// side from the centre) and outside the square itself in any rotation (0.71), is nearly all paper.
+    private func hasQuietZone(_ c: Candidate, in binary: Image) -> Bool {
+        let radius = 0.73 * c.side, samples = 48
+        var ink = 0
+        for i in 0..<samples {
+            let angle = Double(i) * 2 * .pi / Double(samples)
+            if binary.isForeground(x: Int(c.x + radius * cos(angle)), y: Int(c.y + radius * sin(angle))) { ink += 1 }
+        }
+        return ink <= samples / 8
+    }
+
+    /// Sets of four candidates of similar size spanning a convex quadrilateral, with at most one ring,
+    /// largest first (at most `maxQuads`).
+    private func choose(_ candidates: [Candidate]) throws(AlignmentError) -> [[Candidate]] {
         guard !candidates.isEmpty else { throw .noMarkers }
         // The markers are the largest squares a sheet prints; the ring, when seen, gives their size.
         // Smaller squares (mark cells, filled checkboxes) must not stand in for a missing marker.
@@ -134,7 +154,7 @@ public struct MarkerDetector: Sendable {
         let pool = Array(candidates.filter { $0.side >= reference * 0.6 && $0.side <= reference / 0.6 }
             .sorted { $0.area > $1.area }.prefix(14))
         guard pool.count >= 4 else { throw .markersMissing(found: pool.count) }
-        var best: (score: Double, set: [Candidate])?
+        var found: [(area: Double, set: [Candidate])] = []
         let n = pool.count
         for a in 0..<n { for b in (a + 1)..<n { for c in (b + 1)..<n { for d in (c + 1)..<n {
             let set = [pool[a], pool[b], pool[c], pool[d]]
@@ -147,10 +167,10 @@ public struct MarkerDetector: Sendable {
             // A marker quad spans far more than its markers: reject clusters of small squares.
             let side = set.map(\.side).reduce(0, +) / 4
             guard area > side * side * 60 else { continue }
-            if best == nil || area > best!.score { best = (area, set) }
+            found.append((area, set))
         }}}}
-        guard let best else { throw .markersMissing(found: min(3, pool.count)) }
-        return best.set
+        guard !found.isEmpty else { throw .markersMissing(found: min(3, pool.count)) }
+        return found.sorted { $0.area > $1.area }.prefix(maxQuads).map(\.set)
     }
 
     private func clockwise(_ set: [Candidate]) -> [Candidate] {

@@ -23,6 +23,20 @@ public struct SheetAligner: Sendable {
         self.requested = requested
     }
 
+    /// Tries the detector's marker quads in order and keeps the first that aligns. When none does, the
+    /// error is the one for the most likely quad.
+    public func align(_ image: GrayBuffer, candidates: [MarkerQuad]) throws(AlignmentError) -> AlignedSheet {
+        var firstError: AlignmentError?
+        for quad in candidates {
+            do {
+                return try align(image, markers: quad)
+            } catch {
+                if firstError == nil { firstError = error }
+            }
+        }
+        throw firstError ?? .noMarkers
+    }
+
     public func align(_ image: GrayBuffer, markers: MarkerQuad) throws(AlignmentError) -> AlignedSheet {
         let orientations = markers.ringFound ? [markers] : (0..<4).map { markers.rotated(by: $0) }
         var mark: (quad: MarkerQuad, hash: UInt16, version: Int)?

@@ -150,7 +150,7 @@ public final class PrintedFieldReader: FieldRecognizer {
             }
             fits = fits && zip(perBox, item.inked).allSatisfy { count, ink in ink ? count == 1 : count == 0 }
         }
-        return DigitRead(text: ordered.map(\.text).joined(), confidence: ordered.map(\.confidence).min() ?? 0, fitsBoxes: fits)
+        return DigitRead(text: ordered.map(\.text).joined(), confidence: ordered.map(Self.confidence).min() ?? 0, fitsBoxes: fits)
     }
 
     /// Reads each marked comb box on its own (as a block: Tesseract's single-character mode reads lone
@@ -164,9 +164,20 @@ public final class PrintedFieldReader: FieldRecognizer {
                 .symbols.filter { !$0.text.isEmpty && $0.text.allSatisfy(\.isNumber) }
             if symbols.count != 1 { fits = false }
             text += symbols.map(\.text).joined()
-            confidence = min(confidence, symbols.map(\.confidence).min() ?? 0)
+            confidence = min(confidence, symbols.map(Self.confidence).min() ?? 0)
         }
         return DigitRead(text: text, confidence: confidence, fitsBoxes: fits)
+    }
+
+    /// A digit's confidence: Tesseract's own, but never more than its lead over the runner-up allows.
+    ///
+    /// Tesseract's score alone can be high for a wrong digit: a dotted zero read as "9" scored 91 with
+    /// "0" close behind. On 5,276 rightly read fields (eval of 240 generated sheets) only 8 had a lead
+    /// under 25 points, and the one confident wrong reading had a lead of 9: leads under 25 therefore
+    /// fall under the review threshold of 70.
+    static func confidence(_ symbol: RecognizedSymbol) -> Double {
+        guard let margin = symbol.margin else { return symbol.confidence }
+        return min(symbol.confidence, 45 + margin)
     }
 
     /// Turns the line reading (and, when it is doubtful, a box-by-box second opinion) into a value.
