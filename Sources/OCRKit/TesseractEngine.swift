@@ -28,6 +28,10 @@ public struct RecognizedSymbol: Sendable, Equatable {
     /// the engine was created with `alternatives: true`.
     public var alternatives: [SymbolChoice] = []
 
+    public init(text: String, confidence: Double, bounds: PixelRect, alternatives: [SymbolChoice] = []) {
+        self.text = text; self.confidence = confidence; self.bounds = bounds; self.alternatives = alternatives
+    }
+
     /// How far the best candidate is ahead of the next one (its whole score when it has no rival).
     public var margin: Double? {
         guard let best = alternatives.first else { return nil }
@@ -39,6 +43,8 @@ public struct RecognizedSymbol: Sendable, Equatable {
 public struct SymbolChoice: Sendable, Equatable {
     public let text: String
     public let confidence: Double
+
+    public init(text: String, confidence: Double) { self.text = text; self.confidence = confidence }
 }
 
 /// One recognised word.

@@ -89,3 +89,37 @@ import Testing
         #expect(Homography(from: [Point(x: 0, y: 0), Point(x: 1, y: 1), Point(x: 2, y: 2), Point(x: 3, y: 3)], to: to) == nil)
     }
 }
+
+@Suite struct DecoyTests {
+    /// A dark square in the background, farther out than the real top-right marker, spans a larger quad
+    /// than the real markers: the aligner must fall back to the next quad.
+    @Test func squareInTheBackgroundDoesNotWin() throws {
+        let template = try Fixtures.lacrosse()
+        let sheet = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: 150)
+        let border = 300
+        let canvas = try Image.blank(width: sheet.width + 2 * border, height: sheet.height + 2 * border)
+        try canvas.fill(PixelRect(x: 0, y: 0, width: canvas.width, height: canvas.height), color: Color(red: 150, green: 150, blue: 150))
+        try canvas.paste(sheet, x: border, y: border)
+        let side = Int(SheetFrame.markerSize * 150 / 72)
+        try canvas.fill(PixelRect(x: border + sheet.width + 120, y: border - 200, width: side, height: side), color: .black)
+        let result = try AlignmentTests.scan(canvas)
+        #expect(result.status != .failed, "\(result.error ?? "")")
+        #expect(result.reading("total.shots")?.value == .integer(48))
+    }
+}
+
+@Suite struct ConfidenceTests {
+    static func symbol(_ conf: Double, _ choices: [(String, Double)]) -> RecognizedSymbol {
+        RecognizedSymbol(text: choices.first?.0 ?? "", confidence: conf, bounds: PixelRect(x: 0, y: 0, width: 1, height: 1),
+                         alternatives: choices.map { SymbolChoice(text: $0.0, confidence: $0.1) })
+    }
+
+    @Test func closeRunnerUpPullsAConfidentDigitUnderTheThreshold() {
+        // The dotted zero of sheet 82 (eval set, seed 2026): "9" first, "0" close behind.
+        let doubtful = PrintedFieldReader.confidence(Self.symbol(91.6, [("9", 70.1), ("0", 62.2), ("8", 51.2)]))
+        #expect(doubtful < 70)
+        let clear = PrintedFieldReader.confidence(Self.symbol(96, [("3", 90), ("8", 0)]))
+        #expect(clear == 96)
+        #expect(PrintedFieldReader.confidence(Self.symbol(88, [])) == 88)
+    }
+}
