@@ -62,12 +62,12 @@ public final class Image {
         return GrayBuffer(width: w, height: h, pixels: pixels)
     }
 
-    /// 8-bit gray. Colour images take the darkest channel of each pixel rather than luminance, so that
-    /// ink of any colour (blue and red pens included) is dark while white paper stays white.
+    /// 8-bit gray: colour becomes luminance, as in the JPEG and PNG decoders. Pen inks (black, blue, red)
+    /// stay under half the paper's brightness; yellow highlighter mostly disappears, as it should.
     public func toGray() throws(ImagingError) -> Image {
         if depth == 8 && pixGetColormap(pix) == nil { return self }
         if depth == 32 {
-            return try Image(taking: pixConvertRGBToGrayMinMax(pix, Int32(L_CHOOSE_MIN)), operation: "pixConvertRGBToGrayMinMax")
+            return try Image(taking: pixConvertRGBToLuminance(pix), operation: "pixConvertRGBToLuminance")
         }
         if pixGetColormap(pix) != nil {
             let rgb = try Image(taking: pixRemoveColormap(pix, Int32(REMOVE_CMAP_TO_FULL_COLOR)), operation: "pixRemoveColormap")

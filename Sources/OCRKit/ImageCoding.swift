@@ -84,7 +84,7 @@ extension Image {
         var warnings: Int32 = 0
         let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
             switch format {
-            case .png: pixReadMemPng(buffer.baseAddress, buffer.count)
+            case .png: nil  // decoded below, straight to gray
             case .jpeg: pixReadMemJpeg(buffer.baseAddress, buffer.count, 0, Int32(jpegReduction), &warnings,
                                        jpegLuminanceOnly ? Int32(L_JPEG_READ_LUMINANCE) : 0)
             case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
@@ -92,8 +92,26 @@ extension Image {
             default: nil
             }
         }
+        if format == .png { return (try decodePNGAsGray(bytes), 0) }
         guard let pix else { throw .decodeFailed(format) }
         return (try Image(taking: pix, operation: "decode"), Int(warnings))
+    }
+
+    /// Decodes any PNG (gray, palette, RGB, 16-bit, with or without alpha) straight to 8-bit gray with
+    /// libpng's simplified API; transparency is composited onto white paper.
+    static func decodePNGAsGray(_ bytes: [UInt8]) throws(ImagingError) -> Image {
+        var png = png_image()
+        png.version = UInt32(PNG_IMAGE_VERSION)
+        defer { png_image_free(&png) }
+        let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
+        guard begun != 0, png.width > 0, png.height > 0 else { throw .decodeFailed(.png) }
+        png.format = UInt32(PNG_FORMAT_GRAY)
+        let width = Int(png.width), height = Int(png.height)
+        var gray = [UInt8](repeating: 255, count: width * height)
+        var white = png_color(red: 255, green: 255, blue: 255)
+        let finished = gray.withUnsafeMutableBytes { png_image_finish_read(&png, &white, $0.baseAddress, Int32(width), nil) }
+        guard finished != 0 else { throw .decodeFailed(.png) }
+        return try Image(GrayBuffer(width: width, height: height, pixels: gray))
     }
 
     /// Encodes as PNG, JPEG (quality 90), TIFF (LZW) or WebP.

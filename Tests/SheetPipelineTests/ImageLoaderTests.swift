@@ -23,13 +23,18 @@ import Testing
         #expect(gray[60, 44] > 200)     // paper
     }
 
-    @Test func colourImagesTurnBlueInkDark() throws {
-        let rgb = try Image.blank(width: 40, height: 40, depth: 32)
-        try rgb.fill(PixelRect(x: 0, y: 0, width: 20, height: 40), color: Color(red: 40, green: 60, blue: 200))
-        let loaded = try ImageLoader().decode(try rgb.encoded(as: .png))
-        let gray = try loaded.image.grayBuffer()
-        #expect(gray[5, 5] < 70, "blue ink must be dark, was \(gray[5, 5])")
-        #expect(gray[35, 5] > 240)
+    /// Blue and red pens must stay well under the cleaner's ink threshold (60% of the paper) in every
+    /// colour format.
+    @Test(arguments: [ImageFormat.png, .jpeg, .tiff, .webp])
+    func colourInkStaysDark(format: ImageFormat) throws {
+        let rgb = try Image.blank(width: 48, height: 40, depth: 32)
+        try rgb.fill(PixelRect(x: 0, y: 0, width: 16, height: 40), color: Color(red: 40, green: 60, blue: 200))
+        try rgb.fill(PixelRect(x: 16, y: 0, width: 16, height: 40), color: Color(red: 200, green: 30, blue: 30))
+        let gray = try ImageLoader().decode(try rgb.encoded(as: format)).image.grayBuffer()
+        let paper = Double(gray[42, 20])
+        #expect(paper > 240)
+        #expect(Double(gray[6, 20]) < paper * 0.45, "blue ink read as \(gray[6, 20])")
+        #expect(Double(gray[24, 20]) < paper * 0.45, "red ink read as \(gray[24, 20])")
     }
 
     @Test func missingFile() {
