@@ -1,7 +1,8 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract.
+// Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
+// DigitNet → COpenBLAS stands alone until the handwriting reader uses it.
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -20,6 +21,14 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libpng-dev"])]
         ),
+        // CBLAS from OpenBLAS, for the digit network's matrix products.
+        .systemLibrary(
+            name: "COpenBLAS",
+            pkgConfig: "openblas",
+            providers: [.apt(["libopenblas-dev"])]
+        ),
+        // The handwritten-digit network: weights in, probabilities out; no images, no sheets.
+        .target(name: "DigitNet", dependencies: ["COpenBLAS"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
         .target(name: "OCRKit", dependencies: ["CTesseract"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.
@@ -38,6 +47,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "SheetModelTests", dependencies: ["SheetModel"]),
+        .testTarget(name: "DigitNetTests", dependencies: ["DigitNet"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
         .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet"]),

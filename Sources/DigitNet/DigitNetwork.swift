@@ -1,0 +1,185 @@
+import COpenBLAS
+import Foundation
+
+/// A small convolutional network that reads one handwritten digit: 28×28 gray in (ink 1, paper 0,
+/// the ink's longer side scaled to 20 pixels and its centre of mass centred, as MNIST), eleven
+/// probabilities out — the digits 0–9 and "not a digit" (an empty box's remnants, a stray mark, a
+/// crossed-out scribble).
+///
+/// Layers (batch normalisation already folded into the convolutions by the training script,
+/// `Tools/digits/train.py`): conv 3×3 16, conv 3×3 16, max-pool 2, conv 3×3 32, conv 3×3 32,
+/// max-pool 2, fully connected 1568→128, fully connected 128→11, softmax with a calibrated temperature.
+/// About 5 million multiply-adds.
+public final class DigitNetwork: Sendable {
+    public static let side = 28
+    public static let classes = 11
+    /// Index of the "not a digit" class.
+    public static let noneClass = 10
+
+    struct Conv {
+        let inChannels: Int, outChannels: Int
+        let weights: [Float]   // [out][in·3·3], row-major
+        let bias: [Float]
+    }
+
+    struct Dense {
+        let inputs: Int, outputs: Int
+        let weights: [Float]   // [out][in]
+        let bias: [Float]
+    }
+
+    let convs: [Conv]
+    let fc1: Dense, fc2: Dense
+    /// Logits are divided by this before the softmax (fitted on validation data: probabilities that
+    /// mean what they say).
+    public let temperature: Float
+
+    /// Reads weights in the layout written by `Tools/digits/train.py` (`digits-cnn.bin`): little-endian
+    /// float32 tensors in layer order, each weight tensor followed by its bias.
+    public init(weights data: Data, temperature: Float) throws(DigitNetworkError) {
+        let shapes: [(out: Int, in: Int)] = [(16, 1 * 9), (16, 16 * 9), (32, 16 * 9), (32, 32 * 9), (128, 32 * 7 * 7), (11, 128)]
+        let expected = shapes.reduce(0) { $0 + $1.out * $1.in + $1.out } * 4
+        guard data.count == expected else { throw .wrongSize(expected: expected, found: data.count) }
+        guard temperature > 0, temperature.isFinite else { throw .badTemperature(temperature) }
+        var floats = [Float](repeating: 0, count: data.count / 4)
+        floats.withUnsafeMutableBytes { _ = data.copyBytes(to: $0) }
+        #if _endian(big)
+        floats = floats.map { Float(bitPattern: $0.bitPattern.byteSwapped) }
+        #endif
+        var offset = 0
+        func take(_ n: Int) -> [Float] {
+            defer { offset += n }
+            return Array(floats[offset..<(offset + n)])
+        }
+        var convs: [Conv] = []
+        let channels = [(1, 16), (16, 16), (16, 32), (32, 32)]
+        for (cin, cout) in channels {
+            let w = take(cout * cin * 9)
+            convs.append(Conv(inChannels: cin, outChannels: cout, weights: w, bias: take(cout)))
+        }
+        let w1 = take(128 * 1568)
+        fc1 = Dense(inputs: 1568, outputs: 128, weights: w1, bias: take(128))
+        let w2 = take(11 * 128)
+        fc2 = Dense(inputs: 128, outputs: 11, weights: w2, bias: take(11))
+        self.convs = convs
+        self.temperature = temperature
+        // Each call is one small product: OpenBLAS's own threads would only add overhead, and
+        // statsheet runs one network per worker.
+        openblas_set_num_threads(1)
+    }
+
+    /// Loads `digits-cnn.bin` and the temperature from `digits-cnn.json` beside it.
+    public convenience init(contentsOf weightsURL: URL) throws(DigitNetworkError) {
+        let metadataURL = weightsURL.deletingPathExtension().appendingPathExtension("json")
+        guard let data = try? Data(contentsOf: weightsURL) else { throw .unreadable(weightsURL.path) }
+        guard let metaData = try? Data(contentsOf: metadataURL),
+              let meta = try? JSONDecoder().decode(Metadata.self, from: metaData) else { throw .unreadable(metadataURL.path) }
+        try self.init(weights: data, temperature: meta.temperature)
+    }
+
+    struct Metadata: Decodable {
+        let temperature: Float
+    }
+
+    /// The eleven class probabilities for one 28×28 input (row-major, ink 1, paper 0).
+    public func probabilities(_ input: [Float]) -> [Float] {
+        precondition(input.count == Self.side * Self.side, "the network reads 28×28 images")
+        var x = input, size = Self.side
+        for (i, conv) in convs.enumerated() {
+            x = Self.convolve(x, size: size, conv)
+            if i == 1 || i == 3 {
+                x = Self.maxPool(x, channels: conv.outChannels, size: size)
+                size /= 2
+            }
+        }
+        var hidden = Self.dense(x, fc1)
+        for i in hidden.indices { hidden[i] = max(0, hidden[i]) }
+        let logits = Self.dense(hidden, fc2)
+        let scaled = logits.map { $0 / temperature }
+        let top = scaled.max()!
+        let exps = scaled.map { expf($0 - top) }
+        let total = exps.reduce(0, +)
+        return exps.map { $0 / total }
+    }
+
+    /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix.
+    static func convolve(_ input: [Float], size: Int, _ conv: Conv) -> [Float] {
+        let pixels = size * size, k = conv.inChannels * 9
+        // Row r = (channel, dy, dx) holds, for every output pixel, the input pixel it sees there.
+        var columns = [Float](repeating: 0, count: k * pixels)
+        input.withUnsafeBufferPointer { src in
+            columns.withUnsafeMutableBufferPointer { col in
+                for c in 0..<conv.inChannels {
+                    for dy in -1...1 {
+                        for dx in -1...1 {
+                            let row = (c * 9 + (dy + 1) * 3 + (dx + 1)) * pixels
+                            for y in 0..<size {
+                                let sy = y + dy
+                                guard sy >= 0, sy < size else { continue }
+                                for x in 0..<size {
+                                    let sx = x + dx
+                                    if sx >= 0, sx < size { col[row + y * size + x] = src[c * pixels + sy * size + sx] }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        var output = [Float](repeating: 0, count: conv.outChannels * pixels)
+        conv.weights.withUnsafeBufferPointer { w in
+            columns.withUnsafeBufferPointer { col in
+                output.withUnsafeMutableBufferPointer { out in
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(conv.outChannels), Int32(pixels), Int32(k),
+                                1, w.baseAddress, Int32(k), col.baseAddress, Int32(pixels), 0, out.baseAddress, Int32(pixels))
+                }
+            }
+        }
+        for o in 0..<conv.outChannels {
+            let b = conv.bias[o]
+            for p in 0..<pixels { output[o * pixels + p] = max(0, output[o * pixels + p] + b) }
+        }
+        return output
+    }
+
+    static func maxPool(_ input: [Float], channels: Int, size: Int) -> [Float] {
+        let half = size / 2
+        var output = [Float](repeating: 0, count: channels * half * half)
+        for c in 0..<channels {
+            for y in 0..<half {
+                for x in 0..<half {
+                    let i = c * size * size + 2 * y * size + 2 * x
+                    output[c * half * half + y * half + x] = max(max(input[i], input[i + 1]), max(input[i + size], input[i + size + 1]))
+                }
+            }
+        }
+        return output
+    }
+
+    static func dense(_ input: [Float], _ layer: Dense) -> [Float] {
+        var output = layer.bias
+        layer.weights.withUnsafeBufferPointer { w in
+            input.withUnsafeBufferPointer { x in
+                output.withUnsafeMutableBufferPointer { y in
+                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(layer.outputs), Int32(layer.inputs), 1,
+                                w.baseAddress, Int32(layer.inputs), x.baseAddress, 1, 1, y.baseAddress, 1)
+                }
+            }
+        }
+        return output
+    }
+}
+
+public enum DigitNetworkError: Error, Equatable, Sendable, CustomStringConvertible {
+    case wrongSize(expected: Int, found: Int)
+    case badTemperature(Float)
+    case unreadable(String)
+
+    public var description: String {
+        switch self {
+        case .wrongSize(let expected, let found): "digit network weights have \(found) bytes, expected \(expected)"
+        case .badTemperature(let t): "digit network temperature \(t) must be a positive number"
+        case .unreadable(let path): "cannot read digit network file \(path)"
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+@testable import DigitNet
+
+/// Checks the im2col/BLAS forward pass against a direct, loop-by-loop evaluation of the same layers,
+/// with seeded random weights: the arithmetic is right whatever the training produced.
+@Suite struct DigitNetworkTests {
+    /// A small deterministic generator (SplitMix64), so the test needs no fixtures.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> Float {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            return Float(z >> 40) / Float(1 << 24) - 0.5
+        }
+    }
+
+    static let layerSizes = [16 * 9, 16, 16 * 16 * 9, 16, 32 * 16 * 9, 32, 32 * 32 * 9, 32, 128 * 1568, 128, 11 * 128, 11]
+
+    static func randomWeights(seed: UInt64) -> [Float] {
+        var random = Random(state: seed)
+        return layerSizes.flatMap { n in (0..<n).map { _ in random.next() * 0.4 } }
+    }
+
+    static func data(_ floats: [Float]) -> Data {
+        floats.withUnsafeBytes { Data($0) }
+    }
+
+    /// The same network, written as plainly as possible.
+    static func reference(_ weights: [Float], _ input: [Float], temperature: Float) -> [Float] {
+        var offset = 0
+        func take(_ n: Int) -> [Float] { defer { offset += n }; return Array(weights[offset..<offset + n]) }
+        var x = input, size = 28, channels = 1
+        for (index, out) in [16, 16, 32, 32].enumerated() {
+            let w = take(out * channels * 9), b = take(out)
+            var y = [Float](repeating: 0, count: out * size * size)
+            for o in 0..<out { for py in 0..<size { for px in 0..<size {
+                var sum = b[o]
+                for c in 0..<channels { for ky in 0..<3 { for kx in 0..<3 {
+                    let sy = py + ky - 1, sx = px + kx - 1
+                    if sy >= 0 && sy < size && sx >= 0 && sx < size {
+                        sum += w[((o * channels + c) * 3 + ky) * 3 + kx] * x[(c * size + sy) * size + sx]
+                    }
+                }}}
+                y[(o * size + py) * size + px] = max(0, sum)
+            }}}
+            x = y; channels = out
+            if index % 2 == 1 {
+                let half = size / 2
+                var p = [Float](repeating: 0, count: channels * half * half)
+                for c in 0..<channels { for py in 0..<half { for px in 0..<half {
+                    var m = -Float.infinity
+                    for dy in 0..<2 { for dx in 0..<2 { m = max(m, x[(c * size + 2 * py + dy) * size + 2 * px + dx]) } }
+                    p[(c * half + py) * half + px] = m
+                }}}
+                x = p; size = half
+            }
+        }
+        func dense(_ v: [Float], _ outputs: Int) -> [Float] {
+            let w = take(outputs * v.count), b = take(outputs)
+            return (0..<outputs).map { o in b[o] + (0..<v.count).reduce(Float(0)) { $0 + w[o * v.count + $1] * v[$1] } }
+        }
+        let hidden = dense(x, 128).map { max(0, $0) }
+        let logits = dense(hidden, 11).map { $0 / temperature }
+        let top = logits.max()!
+        let e = logits.map { expf($0 - top) }
+        return e.map { $0 / e.reduce(0, +) }
+    }
+
+    @Test(arguments: [UInt64(1), 2, 3])
+    func forwardPassMatchesThePlainReference(seed: UInt64) throws {
+        let weights = Self.randomWeights(seed: seed)
+        let network = try DigitNetwork(weights: Self.data(weights), temperature: 1.7)
+        var random = Random(state: seed &* 7)
+        let input = (0..<784).map { _ in max(0, random.next() * 2) }
+        let fast = network.probabilities(input)
+        let plain = Self.reference(weights, input, temperature: 1.7)
+        #expect(fast.count == 11)
+        #expect(abs(fast.reduce(0, +) - 1) < 1e-5)
+        for (a, b) in zip(fast, plain) { #expect(abs(a - b) < 1e-4, "\(fast) vs \(plain)") }
+    }
+
+    @Test func wrongSizedWeightsAreRefused() {
+        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes.reduce(0, +) * 4, found: 400)) {
+            try DigitNetwork(weights: Data(count: 400), temperature: 1)
+        }
+        #expect(throws: DigitNetworkError.badTemperature(0)) {
+            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1)), temperature: 0)
+        }
+    }
+}
