@@ -105,21 +105,19 @@ public final class DigitNetwork: Sendable {
     /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix.
     static func convolve(_ input: [Float], size: Int, _ conv: Conv) -> [Float] {
         let pixels = size * size, k = conv.inChannels * 9
-        // Row r = (channel, dy, dx) holds, for every output pixel, the input pixel it sees there.
+        // Row r = (channel, dy, dx) holds, for every output pixel, the input pixel it sees there: each
+        // image row shifted by dx, copied as one run (the padding stays zero).
         var columns = [Float](repeating: 0, count: k * pixels)
         input.withUnsafeBufferPointer { src in
             columns.withUnsafeMutableBufferPointer { col in
+                let source = src.baseAddress!, target = col.baseAddress!
                 for c in 0..<conv.inChannels {
                     for dy in -1...1 {
                         for dx in -1...1 {
                             let row = (c * 9 + (dy + 1) * 3 + (dx + 1)) * pixels
-                            for y in 0..<size {
-                                let sy = y + dy
-                                guard sy >= 0, sy < size else { continue }
-                                for x in 0..<size {
-                                    let sx = x + dx
-                                    if sx >= 0, sx < size { col[row + y * size + x] = src[c * pixels + sy * size + sx] }
-                                }
+                            let x0 = max(0, -dx), run = size - abs(dx)
+                            for y in max(0, -dy)..<min(size, size - dy) {
+                                (target + row + y * size + x0).update(from: source + c * pixels + (y + dy) * size + x0 + dx, count: run)
                             }
                         }
                     }
@@ -135,9 +133,11 @@ public final class DigitNetwork: Sendable {
                 }
             }
         }
-        for o in 0..<conv.outChannels {
-            let b = conv.bias[o]
-            for p in 0..<pixels { output[o * pixels + p] = max(0, output[o * pixels + p] + b) }
+        output.withUnsafeMutableBufferPointer { out in
+            for o in 0..<conv.outChannels {
+                let b = conv.bias[o]
+                for p in (o * pixels)..<((o + 1) * pixels) { out[p] = max(0, out[p] + b) }
+            }
         }
         return output
     }
