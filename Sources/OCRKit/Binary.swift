@@ -120,16 +120,6 @@ extension Image {
         pixRasterop(pix, Int32(x), Int32(y), Int32(image.width), Int32(image.height), PIX_SRC, image.pix, 0, 0)
     }
 
-    /// The smallest rectangle holding all foreground of a 1-bit image, or nil when it has none.
-    public func foregroundBounds() -> PixelRect? {
-        var box: UnsafeMutablePointer<BOX>?
-        guard pixClipToForeground(pix, nil, &box) == 0, box != nil else { return nil }
-        defer { boxDestroy(&box) }
-        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-        boxGetGeometry(box, &x, &y, &w, &h)
-        return PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
-    }
-
     /// This image with a border of `pixels` on every side, of background colour.
     public func padded(by pixels: Int) throws(ImagingError) -> Image {
         let value: UInt32 = depth == 1 ? 0 : (depth == 32 ? 0xFFFF_FF00 : 255)

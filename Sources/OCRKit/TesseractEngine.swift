@@ -7,14 +7,11 @@ public enum PageSegmentation: Sendable {
     case singleLine
     /// A uniform block of text (PSM 6).
     case singleBlock
-    /// One character (PSM 10).
-    case singleCharacter
 
     var mode: TessPageSegMode {
         switch self {
         case .singleLine: PSM_SINGLE_LINE
         case .singleBlock: PSM_SINGLE_BLOCK
-        case .singleCharacter: PSM_SINGLE_CHAR
         }
     }
 }

@@ -9,8 +9,6 @@ public struct MarkerQuad: Sendable, Equatable {
     /// Whether the ring was seen, fixing the orientation. When false the corners are in clockwise
     /// order but the true top-left may be any of them.
     public let ringFound: Bool
-    /// Mean side of the markers in image pixels.
-    public let markerSide: Double
 
     /// Clockwise quarter turns of the sheet in the image: the direction of its top edge.
     public var quarterTurns: Int {
@@ -22,7 +20,7 @@ public struct MarkerQuad: Sendable, Equatable {
     /// The same corners starting one further clockwise: the sheet turned a quarter the other way.
     func rotated(by steps: Int) -> MarkerQuad {
         let k = ((steps % 4) + 4) % 4
-        return MarkerQuad(corners: Array(corners[k...] + corners[..<k]), ringFound: ringFound, markerSide: markerSide)
+        return MarkerQuad(corners: Array(corners[k...] + corners[..<k]), ringFound: ringFound)
     }
 }
 
@@ -105,9 +103,7 @@ public struct MarkerDetector: Sendable {
             let ringIndex = ordered.firstIndex { $0.isRing }
             let start = ringIndex ?? 0
             let rotated = Array(ordered[start...] + ordered[..<start])
-            let side = rotated.map { $0.side }.reduce(0, +) / 4 / factor
-            return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) },
-                              ringFound: ringIndex != nil, markerSide: side)
+            return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) }, ringFound: ringIndex != nil)
         }
     }
 

@@ -11,8 +11,6 @@ public struct CleanedField {
     public let inkPerBox: [Double]
     /// Each comb box in `ink`'s pixels.
     public let boxes: [PixelRect]
-    /// The paper's brightness in the cell (0–255).
-    public let paper: Int
 
     public var totalInk: Double { inkPerBox.reduce(0, +) / Double(max(1, inkPerBox.count)) }
 }
@@ -73,7 +71,7 @@ public struct CellCleaner: Sendable {
             guard let r = box.clamped(to: PixelRect(x: 0, y: 0, width: ink.width, height: ink.height)) else { return 0 }
             return Double(try ink.cropped(to: r).foregroundCount) / Double(r.area)
         }
-        return CleanedField(ink: ink, offset: (inside.x, inside.y), inkPerBox: inkPerBox, boxes: boxes, paper: paper)
+        return CleanedField(ink: ink, offset: (inside.x, inside.y), inkPerBox: inkPerBox, boxes: boxes)
     }
 
     /// Share of the inner part of a checkbox (its middle half each way) that is ink. Measured on the
