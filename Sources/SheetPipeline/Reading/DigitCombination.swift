@@ -1,0 +1,56 @@
+import SheetModel
+
+/// Turns per-box digit probabilities into the field's most probable readings.
+///
+/// Each marked comb box has a probability for each digit and for "not a digit"; boxes are read
+/// independently, so a reading's probability is the product of its boxes' probabilities. Readings that
+/// mean the same value ("07" and " 7") are merged by adding their probabilities. The result is what a
+/// field's confidence and its alternatives are made of, and what the validator's suggestions search.
+public enum DigitCombination {
+    /// One box's belief: probabilities for "0"…"9" (indexes 0–9) and "not a digit" (index 10).
+    public typealias BoxProbabilities = [Double]
+
+    /// A candidate reading of the whole field.
+    public struct Candidate: Sendable, Equatable {
+        /// The digits read, left to right, without the boxes read as "not a digit".
+        public let digits: String
+        public let probability: Double
+    }
+
+    /// The field's candidates, most probable first, keeping the `perBox` likeliest classes of each box
+    /// and at most `limit` candidates. Boxes holding no ink are not passed in.
+    public static func candidates(_ boxes: [BoxProbabilities], perBox: Int = 3, limit: Int = 5) -> [Candidate] {
+        guard !boxes.isEmpty else { return [] }
+        var partial: [(digits: String, probability: Double)] = [("", 1)]
+        for box in boxes {
+            let top = box.indices.sorted { box[$0] > box[$1] }.prefix(perBox)
+            partial = partial.flatMap { prefix in
+                top.map { cls in (prefix.digits + (cls == 10 ? "" : String(cls)), prefix.probability * box[cls]) }
+            }
+        }
+        var merged: [String: Double] = [:]
+        for (digits, p) in partial { merged[digits, default: 0] += p }
+        return merged.map { Candidate(digits: $0.key, probability: $0.value) }
+            .sorted { $0.probability != $1.probability ? $0.probability > $1.probability : $0.digits < $1.digits }
+            .prefix(limit).map { $0 }
+    }
+
+    /// Candidates as values of a field of `kind`: counts merge leading zeros ("07" is 7); readings that
+    /// are no value of that kind (an empty string, a date that does not exist) are dropped.
+    public static func values(_ candidates: [Candidate], kind: FieldKind,
+                              date: (String) -> String? = { _ in nil }) -> [(value: FieldValue, probability: Double)] {
+        var merged: [(value: FieldValue, probability: Double)] = []
+        for c in candidates where !c.digits.isEmpty {
+            let value: FieldValue?
+            switch kind {
+            case .count: value = Int(c.digits).map(FieldValue.integer)
+            case .date: value = date(c.digits).map(FieldValue.string)
+            default: value = .string(c.digits)
+            }
+            guard let value else { continue }
+            if let i = merged.firstIndex(where: { $0.value == value }) { merged[i].probability += c.probability }
+            else { merged.append((value, c.probability)) }
+        }
+        return merged.sorted { $0.probability > $1.probability }
+    }
+}

@@ -1,0 +1,43 @@
+import SheetModel
+import Testing
+@testable import SheetPipeline
+
+@Suite struct DigitCombinationTests {
+    /// Probabilities over the 11 classes with the given masses, the rest spread evenly.
+    static func box(_ masses: [Int: Double]) -> [Double] {
+        let rest = (1 - masses.values.reduce(0, +)) / Double(11 - masses.count)
+        return (0..<11).map { masses[$0] ?? rest }
+    }
+
+    @Test func mostProbableReadingIsTheProductOfItsBoxes() {
+        let boxes = [Self.box([1: 0.9, 7: 0.08]), Self.box([7: 0.81, 1: 0.12])]
+        let candidates = DigitCombination.candidates(boxes)
+        #expect(candidates.first?.digits == "17")
+        #expect(abs(candidates[0].probability - 0.9 * 0.81) < 1e-9)
+        #expect(candidates[1].digits == "11")
+        #expect(abs(candidates[1].probability - 0.9 * 0.12) < 1e-9)
+        #expect(candidates.count == 5)
+    }
+
+    @Test func leadingZeroAndStrayMarkMergeIntoOneCount() {
+        // Left box: "0" or a stray mark; right box: surely a 7. Both readings mean 7.
+        let boxes = [Self.box([0: 0.5, 10: 0.45]), Self.box([7: 0.98])]
+        let values = DigitCombination.values(DigitCombination.candidates(boxes), kind: .count)
+        #expect(values.first?.value == .integer(7))
+        #expect(abs(values[0].probability - (0.5 + 0.45) * 0.98) < 1e-9)
+    }
+
+    @Test func datesThatDoNotExistAreDropped() {
+        let boxes: [[Double]] = "023125".map { Self.box([$0.wholeNumberValue!: 0.9]) }
+        let values = DigitCombination.values(DigitCombination.candidates(boxes), kind: .date,
+                                             date: PrintedFieldReader.date(fromMMDDYY:))
+        // February 31st is no date: every candidate left must be a real one.
+        #expect(!values.contains { $0.value == .string("2025-02-31") })
+        #expect(values.allSatisfy { if case .string(let s) = $0.value { return s.hasPrefix("20") } else { return false } })
+    }
+
+    @Test func onlyStrayMarksGiveNoValue() {
+        let values = DigitCombination.values(DigitCombination.candidates([Self.box([10: 0.99])], perBox: 1), kind: .count)
+        #expect(values.isEmpty)
+    }
+}
