@@ -117,3 +117,34 @@ import Testing
         #expect(DigitNormalizer.normalize(ink: [Float](repeating: 0, count: 100), width: 10, height: 10) == nil)
     }
 }
+
+/// The committed weights, run by the Swift forward pass, give the probabilities the training script's
+/// plain NumPy reference computed from the same file (`Tools/digits/testvectors.json`).
+@Suite struct TrainedWeightsTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Tools/digits")
+
+    struct Vectors: Decodable {
+        struct Vector: Decodable {
+            let name: String
+            let input: [[Float]]
+            let probabilities: [Float]
+        }
+        let temperature: Float
+        let vectors: [Vector]
+    }
+
+    @Test func swiftForwardPassMatchesTheReferenceVectors() throws {
+        let network = try DigitNetwork(contentsOf: Self.folder.appendingPathComponent("digits-cnn.bin"))
+        let data = try Data(contentsOf: Self.folder.appendingPathComponent("testvectors.json"))
+        let vectors = try JSONDecoder().decode(Vectors.self, from: data)
+        #expect(abs(network.temperature - vectors.temperature) < 1e-6)
+        try #require(vectors.vectors.count == 16)
+        for v in vectors.vectors {
+            let input = v.input.flatMap { $0 }
+            try #require(input.count == 784, "\(v.name)")
+            let p = network.probabilities(input)
+            for (a, b) in zip(p, v.probabilities) { #expect(abs(a - b) < 1e-4, "\(v.name): \(p) vs \(v.probabilities)") }
+        }
+    }
+}

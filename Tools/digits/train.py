@@ -356,6 +356,14 @@ def augment(x, g, torch, F):
     grid = F.affine_grid(theta, x.shape, align_corners=False)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
 
+    # low resolution (small box in a phone photo): on 25 % of the batch, area
+    # downsample to k x k (k in 7..14, one k per batch) and bilinear back up
+    k = int(torch.randint(7, 15, (1,), generator=g))
+    low = F.interpolate(F.interpolate(x, size=(k, k), mode="area"), size=(SIZE, SIZE),
+                        mode="bilinear", align_corners=False)
+    ml = sel(P(0.25))
+    x = x * (1 - ml) + low * ml
+
     # blur: Gaussian sigma 0.4..1.1 px on 40 %
     sig = U(0.4, 1.1)
     k = torch.arange(5, dtype=torch.float32) - 2
@@ -515,8 +523,9 @@ def main():
     trx, try_ = mx[tr_mask], my[tr_mask]
     vx, vy = mx[val_idx], my[val_idx]
     pool_train = np.concatenate([trx, fx])      # digits that "none: crossed-out" strikes over
-    font_repeats = 3
-    n_none_epoch = 800
+    mnist_repeats = 2
+    font_repeats = 6
+    n_none_epoch = 1600
 
     # fixed validation: clean digits, one augmented copy, generated "none"
     g_val = torch.Generator().manual_seed(args.seed + 1)
@@ -534,7 +543,7 @@ def main():
     # ---- model ----
     model = build_model(torch, nn)
     bs = 128
-    n_epoch = len(trx) + font_repeats * len(fx) + n_none_epoch
+    n_epoch = mnist_repeats * len(trx) + font_repeats * len(fx) + n_none_epoch
     steps = (n_epoch + bs - 1) // bs
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs,
@@ -553,8 +562,8 @@ def main():
     for ep in range(args.epochs):
         rng_ep = np.random.default_rng([args.seed, ep])
         nx, _ = make_none(rng_ep, n_none_epoch, pool_train)
-        ex = np.concatenate([trx] + [fx] * font_repeats + [nx])
-        ey = np.concatenate([try_] + [fy] * font_repeats + [np.full(n_none_epoch, NONE)])
+        ex = np.concatenate([trx] * mnist_repeats + [fx] * font_repeats + [nx])
+        ey = np.concatenate([try_] * mnist_repeats + [fy] * font_repeats + [np.full(n_none_epoch, NONE)])
         perm = rng_ep.permutation(len(ey))
         ex, ey = torch.from_numpy(ex[perm]).unsqueeze(1), torch.from_numpy(ey[perm])
         model.train()
@@ -568,7 +577,7 @@ def main():
             loss.backward()
             opt.step()
             sched.step()
-            tot += float(loss) * len(yb)
+            tot += float(loss.detach()) * len(yb)
             correct += int((out.argmax(1) == yb).sum())
             seen += len(yb)
         va = float((logits_of(v_aug).argmax(1) == vy).mean())
@@ -638,7 +647,7 @@ def main():
         z = ref.logits(W, im)
         p = ref.softmax_t(z, T)
         vectors.append({"name": name, "label": CLASSES[label],
-                        "input": [[float(v) for v in row] for row in im],
+                        "input": [[0 if v == 0 else round(float(v), 4) for v in row] for row in im],
                         "logits": [round(float(v), 7) for v in z],
                         "probabilities": [round(float(v), 8) for v in p],
                         "predicted": CLASSES[int(p.argmax())]})
@@ -698,6 +707,7 @@ def main():
             "mnist_train": int(len(try_)),
             "mnist_validation": int(len(vy)),
             "font_digits": int(len(fy)),
+            "mnist_repeats_per_epoch": mnist_repeats,
             "font_repeats_per_epoch": font_repeats,
             "font_files": [os.path.basename(p) for p in FONT_FILES],
             "font_debian_packages": FONT_PACKAGES,
