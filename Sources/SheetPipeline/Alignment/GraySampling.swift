@@ -34,14 +34,20 @@ extension GrayBuffer {
         let width = self.width, height = self.height
         pixels.withUnsafeBufferPointer { src in
             out.withUnsafeMutableBufferPointer { dst in
+                // The homography's numerators and denominator are linear along a row: step them instead
+                // of recomputing each from scratch.
+                let step = 1 / scale
                 for j in 0..<h {
-                    let py = outer.y + (Double(j) + 0.5) / scale
+                    let py = outer.y + (Double(j) + 0.5) * step, px0 = outer.x + 0.5 * step
+                    var nx = m[0] * px0 + m[1] * py + m[2], ny = m[3] * px0 + m[4] * py + m[5], d = m[6] * px0 + m[7] * py + 1
+                    let dnx = m[0] * step, dny = m[3] * step, dd = m[6] * step
                     for i in 0..<w {
-                        let px = outer.x + (Double(i) + 0.5) / scale
-                        let d = m[6] * px + m[7] * py + 1
-                        let fx = (m[0] * px + m[1] * py + m[2]) / d - 0.5, fy = (m[3] * px + m[4] * py + m[5]) / d - 0.5
-                        let x0 = Int(fx.rounded(.down)), y0 = Int(fy.rounded(.down))
-                        guard x0 >= 0, y0 >= 0, x0 + 1 < width, y0 + 1 < height else { continue }  // off the image: white
+                        let r = 1 / d
+                        let fx = nx * r - 0.5, fy = ny * r - 0.5
+                        nx += dnx; ny += dny; d += dd
+                        guard fx >= 0, fy >= 0 else { continue }  // off the image: white
+                        let x0 = Int(fx), y0 = Int(fy)
+                        guard x0 + 1 < width, y0 + 1 < height else { continue }
                         let ax = fx - Double(x0), ay = fy - Double(y0)
                         let k = y0 * width + x0
                         let top = Double(src[k]) + (Double(src[k + 1]) - Double(src[k])) * ax
