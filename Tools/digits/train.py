@@ -29,82 +29,82 @@ NONE = 10
 FORMAT_VERSION = 1
 
 # ---------------------------------------------------------------------------
-# Input convention (Swift must do exactly this; README.md spells it out).
+# Input convention: a mirror of Sources/DigitNet/DigitNormalizer.swift
+# (README.md spells it out; check_normalizer.py compares this with a
+# line-by-line transliteration of the Swift function).
 # ---------------------------------------------------------------------------
 SIZE = 28          # output image is SIZE x SIZE, float32, ink 1.0, paper 0.0
 BOX = 20           # longer side of the ink bounding box after scaling
-BBOX_THRESHOLD = 0.2  # a pixel belongs to the bounding box if ink > this
+BBOX_THRESHOLD = 0.05  # a pixel belongs to the bounding box if ink > this (Float32 compare)
+
+
+def round_half_away(v):
+    """Swift's Float.rounded() (.toNearestOrAwayFromZero) as a Python int."""
+    v = float(v)
+    return int(np.floor(v + 0.5)) if v >= 0 else -int(np.floor(-v + 0.5))
 
 
 def resample_matrix(n_in, n_out):
-    """1-D resampling weights W[n_out, n_in]; out = W @ in.
+    """1-D area-averaging weights W[n_out, n_in]; out = W @ in.
 
-    n_out < n_in (shrinking): area averaging. Output pixel o covers the input
-      interval [o*s, (o+1)*s) with s = n_in/n_out; each input pixel i
-      contributes (length of overlap of [i, i+1) with that interval) / s.
-    n_out >= n_in (enlarging or same): bilinear with half-pixel centres,
-      source coordinate c = (o + 0.5) * n_in / n_out - 0.5 clamped to
-      [0, n_in - 1], i0 = floor(c), i1 = min(i0 + 1, n_in - 1), f = c - i0,
-      out = (1 - f) * in[i0] + f * in[i1].
+    The same rule for shrinking and enlarging (as the Swift loop): output
+    pixel o covers the source interval [o*s, (o+1)*s) with s = n_in/n_out;
+    source pixel i gets weight = overlap of [i, i+1) with that interval,
+    and each row is divided by its total overlap (= s). The 2-D resampling
+    in DigitNormalizer.swift (sum of ink*wx*wy / sum of wx*wy) is exactly
+    the product of these two 1-D maps.
     """
     w = np.zeros((n_out, n_in), dtype=np.float64)
-    if n_out < n_in:
-        s = n_in / n_out
-        for o in range(n_out):
-            a, b = o * s, (o + 1) * s
-            for i in range(int(np.floor(a)), min(int(np.ceil(b)), n_in)):
-                ov = min(b, i + 1) - max(a, i)
-                if ov > 0:
-                    w[o, i] = ov / s
-    else:
-        s = n_in / n_out
-        for o in range(n_out):
-            c = min(max((o + 0.5) * s - 0.5, 0.0), n_in - 1.0)
-            i0 = int(np.floor(c))
-            i1 = min(i0 + 1, n_in - 1)
-            f = c - i0
-            w[o, i0] += 1.0 - f
-            w[o, i1] += f
+    s = n_in / n_out
+    for o in range(n_out):
+        a, b = o * s, (o + 1) * s
+        for i in range(int(np.floor(a)), min(int(np.ceil(b)), n_in)):
+            ov = min(b, i + 1) - max(a, i)
+            if ov > 0:
+                w[o, i] = ov
+        w[o] /= w[o].sum()
     return w
 
 
 def preprocess(ink):
-    """Any-size ink image (ink 1.0, paper 0.0) -> SIZE x SIZE float32, MNIST style.
+    """Any-size ink image (ink 1.0, paper 0.0) -> SIZE x SIZE float32.
 
-    1. Bounding box of pixels with ink > BBOX_THRESHOLD (none: all-zero image).
-    2. Crop it (all pixel values kept, also those <= threshold inside the box).
-    3. Scale by s = BOX / max(w, h): output size ow = max(1, round(w*s)),
-       oh = max(1, round(h*s)) (round half up); each axis resampled with
-       resample_matrix(in, out), columns first then rows (separable).
-    4. Clip values to [0, 1].
-    5. Centre of mass (cx, cy) of the scaled patch, pixel centres at i + 0.5:
-       cx = sum(v * (x + 0.5)) / sum(v). Paste the patch into a zero 28x28
-       image with its top-left at (floor(14 - cx + 0.5), floor(14 - cy + 0.5)),
-       dropping anything that falls outside.
+    Mirrors DigitNormalizer.normalize(ink:width:height:) exactly:
+    1. Bounding box of pixels with ink > 0.05 (compared in Float32). None:
+       Swift returns nil (the caller treats the box as empty); here an
+       all-zero image, which is labelled "none".
+    2. scale = 20 / max(boxW, boxH) in Float32; output size
+       max(1, Int((Float(boxW) * scale).rounded())), likewise for the height,
+       rounding half away from zero (Swift's .rounded()).
+    3. Area averaging in both directions (shrinking and enlarging): each
+       output pixel is the mean of the source area it covers, fractional
+       overlaps weighted (separable, resample_matrix()).
+    4. Centre of mass of the scaled patch (pixel centres at +0.5, unclamped
+       values) moved to (14, 14) by the integer offset Int((14 - c).rounded());
+       pasted into a zero 28x28 image, values min(1, v), outside parts dropped.
     """
-    ink = np.asarray(ink, dtype=np.float64)
-    ys, xs = np.nonzero(ink > BBOX_THRESHOLD)
+    ink = np.asarray(ink, dtype=np.float32)  # Swift works on [Float]
+    ys, xs = np.nonzero(ink > np.float32(BBOX_THRESHOLD))
     out = np.zeros((SIZE, SIZE), dtype=np.float32)
     if ys.size == 0:
         return out
-    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    crop = ink[ys.min():ys.max() + 1, xs.min():xs.max() + 1].astype(np.float64)
     h, w = crop.shape
-    s = BOX / max(w, h)
-    ow = max(1, int(np.floor(w * s + 0.5)))
-    oh = max(1, int(np.floor(h * s + 0.5)))
+    scale = np.float32(BOX) / np.float32(max(w, h))          # Float arithmetic as in Swift
+    ow = max(1, round_half_away(np.float32(w) * scale))
+    oh = max(1, round_half_away(np.float32(h) * scale))
     patch = resample_matrix(h, oh) @ crop @ resample_matrix(w, ow).T
-    patch = np.clip(patch, 0.0, 1.0)
     m = patch.sum()
-    if m <= 0:
+    if not m > 0:
         return out
     cy = (patch.sum(axis=1) * (np.arange(oh) + 0.5)).sum() / m
     cx = (patch.sum(axis=0) * (np.arange(ow) + 0.5)).sum() / m
-    oy = int(np.floor(SIZE / 2 - cy + 0.5))
-    ox = int(np.floor(SIZE / 2 - cx + 0.5))
+    oy = round_half_away(SIZE / 2 - cy)
+    ox = round_half_away(SIZE / 2 - cx)
     y0, x0 = max(0, oy), max(0, ox)
     y1, x1 = min(SIZE, oy + oh), min(SIZE, ox + ow)
     if y1 > y0 and x1 > x0:
-        out[y0:y1, x0:x1] = patch[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+        out[y0:y1, x0:x1] = np.minimum(1.0, patch[y0 - oy:y1 - oy, x0 - ox:x1 - ox])
     return out
 
 
@@ -190,10 +190,10 @@ def _stroke(draw, sc, pts, width, val=255):
 
 def none_empty(rng):
     im = np.zeros((SIZE, SIZE))
-    if rng.random() < 0.5:  # faint smudge, below the bounding-box threshold
+    if rng.random() < 0.5:  # faint smudge, peak < 0.05: below the bounding-box threshold
         yy, xx = np.mgrid[0:SIZE, 0:SIZE]
         cx, cy, s = rng.uniform(4, 24), rng.uniform(4, 24), rng.uniform(2, 8)
-        im += rng.uniform(0.05, 0.18) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s))
+        im += rng.uniform(0.01, 0.049) * np.exp(-((xx - cx) ** 2 + (yy - cy) ** 2) / (2 * s * s))
     return im
 
 
@@ -690,13 +690,18 @@ def main():
             "size": [SIZE, SIZE], "dtype": "float32", "layout": "input[y][x], row-major",
             "ink": 1.0, "paper": 0.0,
             "bbox_threshold": BBOX_THRESHOLD,
+            "bbox_compare": "ink > 0.05 in Float32",
             "box_longer_side": BOX,
-            "resampling": "separable; shrinking axis: area averaging; enlarging axis: bilinear, "
-                          "half-pixel centres, edge clamp",
-            "output_size_rounding": "max(1, floor(len * 20 / longer + 0.5))",
-            "centering": "centre of mass (pixel centres at i+0.5) moved to (14,14); "
-                         "integer offset floor(14 - c + 0.5); parts outside 28x28 dropped",
-            "empty": "no pixel above bbox_threshold -> all zeros",
+            "resampling": "area averaging in both directions (shrinking and enlarging): each output "
+                          "pixel is the mean of the source area it covers, fractional overlaps weighted",
+            "output_size_rounding": "scale = Float(20) / Float(longer); max(1, Int((Float(len) * scale)"
+                                    ".rounded())), round half away from zero",
+            "centering": "centre of mass (pixel centres at i+0.5) of the scaled patch moved to (14,14); "
+                         "integer offset Int((14 - c).rounded()); parts outside 28x28 dropped; values "
+                         "min(1, v)",
+            "empty": "no pixel above bbox_threshold -> Swift returns nil (box empty); training uses "
+                     "all zeros labelled none",
+            "matches": "Sources/DigitNet/DigitNormalizer.swift (DigitNormalizer.normalize)",
         },
         "seed": args.seed,
         "epochs": args.epochs,
