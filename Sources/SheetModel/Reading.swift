@@ -99,6 +99,11 @@ public struct AlignmentReport: Sendable, Equatable, Codable {
     public init(quality: Double, quarterTurns: Int, scale: Double, markRead: Bool) {
         self.quality = quality; self.quarterTurns = quarterTurns; self.scale = scale; self.markRead = markRead
     }
+
+    /// JSON keys are snake_case like the rest of the scan output.
+    enum CodingKeys: String, CodingKey {
+        case quality, quarterTurns = "quarter_turns", scale, markRead = "mark_read"
+    }
 }
 
 /// Everything statsheet learned from one input file.

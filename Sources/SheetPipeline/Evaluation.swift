@@ -48,6 +48,36 @@ public struct EvaluationReport: Sendable, Codable {
             return confident > 0 ? Double(rightUnflagged) / Double(confident) : 0
         }
 
+        enum CodingKeys: String, CodingKey {
+            case fields, right, flagged, rightUnflagged, silentErrors
+            case accuracy, flagRate, silentErrorRate, accuracyWhenConfident
+        }
+
+        public init() {}
+
+        public init(from decoder: any Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            fields = try c.decode(Int.self, forKey: .fields)
+            right = try c.decode(Int.self, forKey: .right)
+            flagged = try c.decode(Int.self, forKey: .flagged)
+            rightUnflagged = try c.decode(Int.self, forKey: .rightUnflagged)
+            silentErrors = try c.decode(Int.self, forKey: .silentErrors)
+        }
+
+        /// The counts and the rates derived from them, so JSON readers need not recompute them.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(fields, forKey: .fields)
+            try c.encode(right, forKey: .right)
+            try c.encode(flagged, forKey: .flagged)
+            try c.encode(rightUnflagged, forKey: .rightUnflagged)
+            try c.encode(silentErrors, forKey: .silentErrors)
+            try c.encode(accuracy, forKey: .accuracy)
+            try c.encode(flagRate, forKey: .flagRate)
+            try c.encode(silentErrorRate, forKey: .silentErrorRate)
+            try c.encode(accuracyWhenConfident, forKey: .accuracyWhenConfident)
+        }
+
         mutating func add(right isRight: Bool, flagged isFlagged: Bool) {
             fields += 1
             if isRight { right += 1 }
@@ -71,12 +101,16 @@ public struct EvaluationReport: Sendable, Codable {
     public var checkboxes = Tally()
     public var calibration: [Bucket] = (0..<10).map { Bucket(low: $0 * 10) }
     public var misses: [Miss] = []
-    public var milliseconds: [Double] = []
+    public var milliseconds: [Double] = [] {
+        didSet { medianMilliseconds = Self.median(milliseconds) }
+    }
+    /// Median time per sheet (stored, so that the JSON report carries it).
+    public private(set) var medianMilliseconds: Double = 0
 
     public init() {}
 
-    public var medianMilliseconds: Double {
-        let sorted = milliseconds.sorted()
+    static func median(_ values: [Double]) -> Double {
+        let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }
         return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
     }

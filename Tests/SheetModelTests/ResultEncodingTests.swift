@@ -26,6 +26,7 @@ import Testing
         let text = String(decoding: data, as: UTF8.self)
         #expect(text.contains("\"fields\":{\"athlete\":{"))
         #expect(text.contains("\"template_version\":1"))
+        #expect(text.contains("\"quarter_turns\":1") && text.contains("\"mark_read\":true"))
         #expect(text.contains("\"status\":\"needs_review\""))
         #expect(text.contains("\"confidence\":96"))
         let back = try JSONDecoder().decode(SheetResult.self, from: data)

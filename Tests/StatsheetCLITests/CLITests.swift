@@ -152,6 +152,18 @@ import Testing
         #expect(r.stdout.contains("5 sheets, 0 failed"))
     }
 
+    @Test func evalJSONCarriesRatesInSnakeCase() throws {
+        let r = try Self.run(["eval", "TestImages/lacrosse-goalie/clean-300dpi-jpeg", "--json"])
+        #expect(r.status == 0)
+        let object = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let numeric = try #require(object["numeric"] as? [String: Any])
+        #expect(numeric["fields"] as? Int == 75)
+        #expect(numeric["accuracy"] as? Double == 1)
+        #expect(numeric["silent_errors"] as? Int == 0)
+        #expect(object["sheets"] as? Int == 3)
+        #expect((object["median_milliseconds"] as? Double ?? 0) > 0)
+    }
+
     @Test func usageMistakesNameTheFlag() throws {
         let r = try Self.run(["scan", "x.png", "--min-confidence", "120"])
         #expect(r.status == 64)

@@ -38,6 +38,7 @@ struct Eval: ParsableCommand {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.keyEncodingStrategy = .convertToSnakeCase   // like scan's output
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
             print(Self.describe(report, minConfidence: minConfidence))
