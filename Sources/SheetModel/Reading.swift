@@ -116,6 +116,8 @@ public struct SheetResult: Sendable, Equatable {
     public var alignment: AlignmentReport?
     /// Field id → reading, in template order (JSON output sorts them by id).
     public var fields: [(id: String, reading: FieldReading)]
+    /// The template's rules these readings break.
+    public var ruleFailures: [RuleFailure] = []
     /// Milliseconds spent on this sheet.
     public var milliseconds: Double
 
@@ -136,6 +138,7 @@ public struct SheetResult: Sendable, Equatable {
         a.file == b.file && a.template == b.template && a.templateVersion == b.templateVersion && a.status == b.status
             && a.error == b.error && a.alignment == b.alignment && a.milliseconds == b.milliseconds
             && a.fields.map(\.id) == b.fields.map(\.id) && a.fields.map(\.reading) == b.fields.map(\.reading)
+            && a.ruleFailures == b.ruleFailures
     }
 }
 
@@ -149,6 +152,14 @@ extension SheetResult: Codable {
 
     enum CodingKeys: String, CodingKey {
         case file, template, templateVersion = "template_version", status, error, alignment, fields, milliseconds
+        case flags, ruleFailures = "rule_failures"
+    }
+
+    /// A flagged field and why, for people and programs that want the review list without walking fields.
+    struct Flag: Codable {
+        let field: String
+        let confidence: Double
+        let reasons: [String]
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -162,6 +173,13 @@ extension SheetResult: Codable {
         // Field ids are the keys of one object (JSON consumers look fields up by id).
         var f = c.nestedContainer(keyedBy: FieldKey.self, forKey: .fields)
         for (id, reading) in fields { try f.encode(reading, forKey: FieldKey(stringValue: id)) }
+        if status != .failed {
+            try c.encode(fields.filter(\.reading.flagged).map {
+                Flag(field: $0.id, confidence: ($0.reading.confidence * 10).rounded() / 10,
+                     reasons: ["confidence \(Int($0.reading.confidence.rounded())) is under the threshold"] + $0.reading.notes)
+            }, forKey: .flags)
+            try c.encode(ruleFailures, forKey: .ruleFailures)
+        }
         try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
     }
 
@@ -176,5 +194,6 @@ extension SheetResult: Codable {
                   alignment: try c.decodeIfPresent(AlignmentReport.self, forKey: .alignment),
                   fields: try f.allKeys.map { ($0.stringValue, try f.decode(FieldReading.self, forKey: $0)) },
                   milliseconds: try c.decodeIfPresent(Double.self, forKey: .milliseconds) ?? 0)
+        ruleFailures = try c.decodeIfPresent([RuleFailure].self, forKey: .ruleFailures) ?? []
     }
 }

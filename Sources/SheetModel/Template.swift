@@ -65,8 +65,8 @@ public struct PageSize: Sendable, Equatable, Codable {
 /// A sheet template, format 1: the one description from which the blank sheet is printed and
 /// filled sheets are read. See `Templates/README.md` for the contract.
 ///
-/// Keys this version does not use (`rules`, `gameLog`, …) are ignored when decoding, so later
-/// versions of statsheet can add them without breaking older readers.
+/// Keys this version does not use (`gameLog`, …) are ignored when decoding, so later versions of
+/// statsheet can add them without breaking older readers.
 public struct SheetTemplate: Sendable, Equatable, Codable {
     public static let supportedFormat = 1
 
@@ -77,11 +77,13 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
     public var page: PageSize
     public var fields: [FieldSpec]
     public var labels: [PrintedLabel]?
+    /// Checks a filled sheet must pass (see `RuleParser` for the expression language).
+    public var rules: [RuleSpec]?
 
     public init(format: Int = SheetTemplate.supportedFormat, id: String, version: Int, title: String,
-                page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil) {
+                page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil, rules: [RuleSpec]? = nil) {
         self.format = format; self.id = id; self.version = version; self.title = title
-        self.page = page; self.fields = fields; self.labels = labels
+        self.page = page; self.fields = fields; self.labels = labels; self.rules = rules
     }
 
     public func field(_ id: String) -> FieldSpec? { fields.first { $0.id == id } }

@@ -71,6 +71,41 @@ extension SheetTemplate {
                 problems.append("fields '\(fields[i].id)' and '\(fields[j].id)' overlap")
             }
         }
+        return problems + ruleProblems()
+    }
+
+    /// Rules that do not parse, read unknown fields, mix types, or can never hold.
+    func ruleProblems() -> [String] {
+        var problems: [String] = []
+        var seen: Set<String> = []
+        let ids = fields.map(\.id)
+        for (index, rule) in (rules ?? []).enumerated() {
+            let name = "rules[\(index)] '\(rule.id)'"
+            if !seen.insert(rule.id).inserted { problems.append("\(name): duplicate rule id") }
+            let expression: Expression
+            do {
+                expression = try RuleParser.parse(rule.check)
+            } catch {
+                problems.append("\(name): \(error) in \"\(rule.check)\"")
+                continue
+            }
+            let unknown = expression.fieldReferences.filter { ref in
+                ref.contains("*") ? !ids.contains { RuleEvaluator.matches($0, ref) } : !ids.contains(ref)
+            }
+            if !unknown.isEmpty {
+                problems.append("\(name): unknown field\(unknown.count == 1 ? "" : "s") \(unknown.map { "'\($0)'" }.joined(separator: ", "))")
+                continue
+            }
+            // Evaluated on an empty sheet: type mistakes show, and a rule without fields that is false
+            // can never hold.
+            do {
+                let value = try RuleEvaluator(values: [:], fields: fields).evaluate(expression)
+                if case .integer = value { problems.append("\(name): the check is a number, not true or false") }
+                if expression.fieldReferences.isEmpty, value == .boolean(false) { problems.append("\(name): can never hold") }
+            } catch {
+                problems.append("\(name): \(error.message)")
+            }
+        }
         return problems
     }
 

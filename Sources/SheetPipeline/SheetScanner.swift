@@ -82,9 +82,13 @@ public final class SheetScanner {
             }
             stage("fields")
             logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
-            let status: SheetStatus = fields.contains { $0.reading.flagged } ? .needsReview : .clean
+            let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
+            let failures = RuleCheck(template: template, values: values).failures()
+            // Clean only when nothing is flagged and every rule holds; nothing is ever corrected here.
+            let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
+            result.ruleFailures = failures
             if let folder = options.overlayFolder {
                 do {
                     try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned)

@@ -123,3 +123,21 @@ import Testing
         #expect(PrintedFieldReader.confidence(Self.symbol(88, [])) == 88)
     }
 }
+
+@Suite struct RuleOutcomeTests {
+    @Test func consistentSheetIsCleanAndASlipIsCaughtByName() throws {
+        let template = try Fixtures.lacrosse()
+        let good = try AlignmentTests.scan(try Fixtures.filledSheet(template, values: Fixtures.game))
+        #expect(good.status == .clean, "\(good.ruleFailures) \(good.fields.filter(\.reading.flagged).map(\.id))")
+        #expect(good.ruleFailures.isEmpty)
+
+        var slip = Fixtures.game
+        slip["q2.shots"] = .integer(14)   // the stat keeper wrote 14, saves 12 + goals 1 = 13
+        let bad = try AlignmentTests.scan(try Fixtures.filledSheet(template, values: slip))
+        #expect(bad.status == .needsReview)
+        #expect(bad.reading("q2.shots")?.value == .integer(14), "the number written is kept as read")
+        let failure = try #require(bad.ruleFailures.first { $0.rule == "q2.balance" })
+        #expect(failure.detail == "q2.saves 12 + q2.goals 1 = 13, q2.shots 14")
+        #expect(bad.ruleFailures.contains { $0.rule == "shots.periods-sum" })
+    }
+}

@@ -61,6 +61,9 @@ struct ScanOutput {
                 "\(f.id) (\(Int(f.reading.confidence.rounded()))%\(f.reading.notes.isEmpty ? "" : ": " + f.reading.notes.joined(separator: "; ")))"
             }.joined(separator: ", "))
         }
+        for failure in result.ruleFailures {
+            lines.append("  rule \(failure.rule): \(failure.message) (\(failure.detail))")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 

@@ -9,7 +9,7 @@ struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
         abstract: "List, inspect and print sheet templates.",
-        subcommands: [List.self, Show.self, Render.self]
+        subcommands: [List.self, Show.self, Render.self, Check.self]
     )
 }
 
@@ -81,6 +81,29 @@ extension TemplateCommand {
                 throw RuntimeError("cannot write \(out)")
             }
             print("wrote \(out) (\(template.id) v\(template.version), \(dpi) dpi\(pdf ? ", PDF" : ""))")
+        }
+    }
+}
+
+extension TemplateCommand {
+    struct Check: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Check a template file: structure, fields, and rules.",
+            discussion: "Prints each problem on its own line, naming the field or rule, and exits with status 1 if there are any.")
+        @Argument(help: "Template JSON files.") var files: [String]
+
+        func run() throws {
+            var failed = false
+            for file in files {
+                do {
+                    let t = try TemplateLibrary.loadFile(file)
+                    print("\(file): ok — \(t.id) v\(t.version), \(t.fields.count) fields, \((t.rules ?? []).count) rules")
+                } catch {
+                    failed = true
+                    for problem in error.problems { print("\(file): \(problem)") }
+                }
+            }
+            if failed { throw ExitCode(1) }
         }
     }
 }

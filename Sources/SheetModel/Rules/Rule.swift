@@ -1,0 +1,167 @@
+import Foundation
+
+/// A check the filled sheet must pass, declared in the template:
+/// `{"id": "q2.balance", "check": "q2.saves + q2.goals == q2.shots", "message": "Q2: saves + goals must equal shots"}`.
+public struct RuleSpec: Sendable, Equatable, Codable {
+    public var id: String
+    public var check: String
+    public var message: String
+
+    public init(id: String, check: String, message: String) {
+        self.id = id; self.check = check; self.message = message
+    }
+}
+
+/// A value while a rule is evaluated.
+public enum RuleValue: Equatable, Sendable {
+    case integer(Int)
+    case boolean(Bool)
+}
+
+/// Why a rule could not be evaluated (as opposed to failing).
+public struct RuleEvaluationError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}
+
+/// Evaluates rule expressions over a sheet's values.
+///
+/// Empty counts are 0 in arithmetic — an empty overtime row is a row of zeros on paper — while
+/// `present(field)` tells whether anything was written. Checkboxes are true or false; `count(…)` counts
+/// the checked ones. `not_future(date)` holds for an empty date and for dates up to one day after `today`.
+public struct RuleEvaluator {
+    public let values: [String: FieldValue]
+    /// The template's fields in order: ids for patterns, kinds for what an empty field means.
+    public let fields: [FieldSpec]
+    public let today: Date
+
+    public init(values: [String: FieldValue], fields: [FieldSpec], today: Date = Date()) {
+        self.values = values
+        self.fields = fields
+        self.today = today
+    }
+
+    var fieldIds: [String] { fields.map(\.id) }
+
+    public func evaluate(_ e: Expression) throws(RuleEvaluationError) -> RuleValue {
+        switch e {
+        case .number(let n): return .integer(n)
+        case .field(let id): return try fieldValue(id)
+        case .negate(let inner): return .integer(-(try integer(inner)))
+        case .not(let inner): return .boolean(!(try boolean(inner)))
+        case .binary(let op, let a, let b):
+            switch op {
+            case .add: return .integer(try integer(a) + integer(b))
+            case .subtract: return .integer(try integer(a) - integer(b))
+            case .multiply: return .integer(try integer(a) * integer(b))
+            case .and:
+                guard try boolean(a) else { return .boolean(false) }
+                return .boolean(try boolean(b))
+            case .or:
+                if try boolean(a) { return .boolean(true) }
+                return .boolean(try boolean(b))
+            case .equal, .notEqual:
+                let x = try evaluate(a), y = try evaluate(b)
+                return .boolean(op == .equal ? x == y : x != y)
+            case .less: return .boolean(try integer(a) < integer(b))
+            case .lessOrEqual: return .boolean(try integer(a) <= integer(b))
+            case .greater: return .boolean(try integer(a) > integer(b))
+            case .greaterOrEqual: return .boolean(try integer(a) >= integer(b))
+            }
+        case .call(let name, let args):
+            switch name {
+            case "sum":
+                var total = 0
+                for arg in try expand(args) { total += try integer(arg) }
+                return .integer(total)
+            case "count":
+                var checked = 0
+                for arg in try expand(args) where try boolean(arg) { checked += 1 }
+                return .integer(checked)
+            case "present":
+                guard case .field(let id) = args[0] else { throw RuleEvaluationError(message: "present takes a field id") }
+                return .boolean((values[id] ?? .empty) != .empty)
+            case "not_future":
+                guard case .field(let id) = args[0] else { throw RuleEvaluationError(message: "not_future takes a date field") }
+                guard case .string(let text)? = values[id] else { return .boolean(true) }
+                guard let date = Self.parseDate(text) else { return .boolean(false) }
+                return .boolean(date <= today.addingTimeInterval(86_400))
+            default: throw RuleEvaluationError(message: "unknown function \(name)")
+            }
+        }
+    }
+
+    private func fieldValue(_ id: String) throws(RuleEvaluationError) -> RuleValue {
+        guard let field = fields.first(where: { $0.id == id }) else { throw RuleEvaluationError(message: "unknown field '\(id)'") }
+        switch values[id] ?? .empty {
+        case .empty:
+            switch field.kind {
+            case .checkbox: return .boolean(false)
+            case .count: return .integer(0)
+            default: throw RuleEvaluationError(message: "'\(id)' is not a number; use present() or not_future()")
+            }
+        case .integer(let n): return .integer(n)
+        case .boolean(let b): return .boolean(b)
+        case .string: throw RuleEvaluationError(message: "'\(id)' is not a number; use present() or not_future()")
+        }
+    }
+
+    private func integer(_ e: Expression) throws(RuleEvaluationError) -> Int {
+        switch try evaluate(e) {
+        case .integer(let n): return n
+        case .boolean(let b): return b ? 1 : 0
+        }
+    }
+
+    private func boolean(_ e: Expression) throws(RuleEvaluationError) -> Bool {
+        switch try evaluate(e) {
+        case .boolean(let b): return b
+        case .integer: throw RuleEvaluationError(message: "a number where true or false was expected")
+        }
+    }
+
+    /// Arguments with field-id patterns replaced by the matching fields, in template order.
+    private func expand(_ args: [Expression]) throws(RuleEvaluationError) -> [Expression] {
+        var out: [Expression] = []
+        for arg in args {
+            if case .field(let pattern) = arg, pattern.contains("*") {
+                let matches = fieldIds.filter { Self.matches($0, pattern) }
+                guard !matches.isEmpty else { throw RuleEvaluationError(message: "no field matches '\(pattern)'") }
+                out += matches.map(Expression.field)
+            } else {
+                out.append(arg)
+            }
+        }
+        return out
+    }
+
+    /// `*` matches any run of characters other than '.'.
+    static func matches(_ id: String, _ pattern: String) -> Bool {
+        let idParts = id.split(separator: ".", omittingEmptySubsequences: false)
+        let patternParts = pattern.split(separator: ".", omittingEmptySubsequences: false)
+        guard idParts.count == patternParts.count else { return false }
+        return zip(idParts, patternParts).allSatisfy { part, p in
+            guard p.contains("*") else { return part == p }
+            let pieces = p.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
+            var rest = Substring(part)
+            for (i, piece) in pieces.enumerated() {
+                if i == 0 { guard rest.hasPrefix(piece) else { return false }; rest = rest.dropFirst(piece.count); continue }
+                if i == pieces.count - 1 { return rest.hasSuffix(piece) }
+                guard let r = rest.range(of: piece) else { return false }
+                rest = rest[r.upperBound...]
+            }
+            return true
+        }
+    }
+
+    static func parseDate(_ text: String) -> Date? {
+        let parts = text.split(separator: "-").compactMap { Int($0) }
+        guard parts.count == 3 else { return nil }
+        var c = DateComponents()
+        c.year = parts[0]; c.month = parts[1]; c.day = parts[2]
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        guard let date = calendar.date(from: c), calendar.component(.day, from: date) == parts[2] else { return nil }
+        return date
+    }
+}

@@ -1,0 +1,89 @@
+/// A rule the sheet's readings break, in words a person understands.
+public struct RuleFailure: Sendable, Equatable, Codable {
+    /// The rule's id in the template.
+    public let rule: String
+    /// The template's message for it.
+    public let message: String
+    /// The numbers seen: "q2.saves 7 + q2.goals 3 = 10, q2.shots 11".
+    public let detail: String
+    /// The fields the rule reads.
+    public let fields: [String]
+}
+
+/// Runs a template's rules over a sheet's readings.
+public struct RuleCheck {
+    public let template: SheetTemplate
+    public let evaluator: RuleEvaluator
+
+    public init(template: SheetTemplate, values: [String: FieldValue], today: Date = Date()) {
+        self.template = template
+        self.evaluator = RuleEvaluator(values: values, fields: template.fields, today: today)
+    }
+
+    /// Every rule that does not hold (or cannot be evaluated on these readings).
+    public func failures() -> [RuleFailure] {
+        (template.rules ?? []).compactMap { spec -> RuleFailure? in
+            guard let expression = try? RuleParser.parse(spec.check) else {
+                return RuleFailure(rule: spec.id, message: spec.message, detail: "the rule cannot be parsed", fields: [])
+            }
+            let fields = expandedFields(expression)
+            do {
+                if try evaluator.evaluate(expression) == .boolean(true) { return nil }
+                return RuleFailure(rule: spec.id, message: spec.message, detail: detail(expression), fields: fields)
+            } catch {
+                return RuleFailure(rule: spec.id, message: spec.message, detail: "\(error)", fields: fields)
+            }
+        }
+    }
+
+    private func expandedFields(_ e: Expression) -> [String] {
+        var seen: [String] = []
+        for ref in e.fieldReferences {
+            let ids = ref.contains("*") ? template.fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
+            for id in ids where !seen.contains(id) { seen.append(id) }
+        }
+        return seen
+    }
+
+    /// The values behind a failed rule: both sides of a comparison with their totals, else the fields.
+    func detail(_ e: Expression) -> String {
+        if case .binary(let op, let a, let b) = e, op.isComparison {
+            return "\(side(a)), \(side(b))"
+        }
+        return expandedFields(e).map { "\($0) \(show($0))" }.joined(separator: ", ")
+    }
+
+    private func side(_ e: Expression) -> String {
+        let text = render(e)
+        switch e {
+        case .field, .number: return text
+        default:
+            guard let value = try? evaluator.evaluate(e) else { return text }
+            switch value {
+            case .integer(let n): return "\(text) = \(n)"
+            case .boolean(let b): return "\(text) = \(b)"
+            }
+        }
+    }
+
+    private func render(_ e: Expression) -> String {
+        switch e {
+        case .number(let n): String(n)
+        case .field(let id): "\(id) \(show(id))"
+        case .negate(let inner): "-\(render(inner))"
+        case .not(let inner): "!\(render(inner))"
+        case .binary(let op, let a, let b): "\(render(a)) \(op.rawValue) \(render(b))"
+        case .call(let name, let args): "\(name)(\(args.map { if case .field(let id) = $0 { id } else { render($0) } }.joined(separator: ", ")))"
+        }
+    }
+
+    private func show(_ id: String) -> String {
+        switch evaluator.values[id] ?? .empty {
+        case .empty: "empty"
+        case .boolean(let b): b ? "checked" : "unchecked"
+        default: (evaluator.values[id] ?? .empty).description
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+@testable import SheetModel
+
+@Suite struct RuleParserTests {
+    @Test(arguments: [
+        ("q1.saves + ", 12, "the expression ends too early"),
+        ("q1.saves = 3", 10, "use == to compare"),
+        ("avg(q1.saves) == 3", 1, "unknown function 'avg' (known: count, not_future, present, sum)"),
+        ("a < b < c", 7, "comparisons cannot be chained; join them with &&"),
+        ("(a + b == c", 12, "expected )"),
+        ("a + $", 5, "unexpected character '$'"),
+        ("present(a, b)", 1, "present takes one field"),
+    ])
+    func syntaxErrorsSayWhereAndWhat(text: String, column: Int, message: String) {
+        #expect(throws: RuleSyntaxError(column: column, message: message)) { try RuleParser.parse(text) }
+    }
+
+    @Test func precedenceAndPatterns() throws {
+        #expect(try RuleParser.parse("a + b * 2 == c") ==
+            .binary(.equal, .binary(.add, .field("a"), .binary(.multiply, .field("b"), .number(2))), .field("c")))
+        #expect(try RuleParser.parse("sum(q*.shots) >= 0 && !x").fieldReferences == ["q*.shots", "x"])
+        #expect(try RuleParser.parse("q1.goals-2 == 0") == .binary(.equal, .binary(.subtract, .field("q1.goals"), .number(2)), .number(0)))
+        #expect(try RuleParser.parse("context.hs-only") == .field("context.hs-only"))
+    }
+}
+
+@Suite struct RuleEvaluationTests {
+    static let fields: [FieldSpec] = ["q1.shots", "q2.shots", "total.shots"].enumerated().map {
+        FieldSpec(id: $1, kind: .count, rect: Rect(x: 100, y: 100 + Double($0) * 50, width: 60, height: 30))
+    } + [FieldSpec(id: "c.a", kind: .checkbox, rect: Rect(x: 300, y: 100, width: 16, height: 16)),
+         FieldSpec(id: "c.b", kind: .checkbox, rect: Rect(x: 300, y: 150, width: 16, height: 16)),
+         FieldSpec(id: "date", kind: .date, rect: Rect(x: 300, y: 200, width: 120, height: 30), combs: 6)]
+
+    static func evaluate(_ text: String, _ values: [String: FieldValue], today: String = "2026-11-22") throws -> RuleValue {
+        let evaluator = RuleEvaluator(values: values, fields: fields, today: RuleEvaluator.parseDate(today)!)
+        return try evaluator.evaluate(try RuleParser.parse(text))
+    }
+
+    @Test func arithmeticPatternsAndEmptyCounts() throws {
+        let values: [String: FieldValue] = ["q1.shots": .integer(7), "total.shots": .integer(7)]
+        #expect(try Self.evaluate("sum(q*.shots) == total.shots", values) == .boolean(true))   // q2 empty counts 0
+        #expect(try Self.evaluate("q1.shots * 2 - 4", values) == .integer(10))
+        #expect(try Self.evaluate("present(q2.shots)", values) == .boolean(false))
+    }
+
+    @Test func checkboxesCountAndCombine() throws {
+        #expect(try Self.evaluate("count(c.*) == 1", ["c.a": .boolean(true)]) == .boolean(true))
+        #expect(try Self.evaluate("count(c.a, c.b) == 1", [:]) == .boolean(false))
+        #expect(try Self.evaluate("count(c.*) == 0 || c.a", ["c.b": .boolean(true)]) == .boolean(false))
+    }
+
+    @Test func datesUpToADayAheadAreAllowed() throws {
+        #expect(try Self.evaluate("not_future(date)", ["date": .string("2026-11-23")]) == .boolean(true))
+        #expect(try Self.evaluate("not_future(date)", ["date": .string("2026-11-24")]) == .boolean(false))
+        #expect(try Self.evaluate("not_future(date)", [:]) == .boolean(true))
+        #expect(RuleEvaluator.parseDate("2025-02-29") == nil)
+    }
+}
+
+/// Every lacrosse rule holds on a consistent game and catches its own kind of mistake.
+@Suite struct LacrosseRuleTests {
+    static let template: SheetTemplate = {
+        let url = repositoryRoot.appendingPathComponent("Templates/lacrosse-goalie.json")
+        return try! SheetTemplate.decode(try! Data(contentsOf: url))
+    }()
+
+    static let game: [String: FieldValue] = {
+        var v: [String: FieldValue] = ["date": .string("2026-04-11"), "athlete": .string("Jo"), "opponent": .string("Oak Hill"),
+                                       "context.hs": .boolean(true), "context.club": .boolean(false),
+                                       "conference.conf": .boolean(true), "conference.nonconf": .boolean(false)]
+        for (row, saves, goals, clears) in [("q1", 9, 2, 3), ("q2", 7, 3, 0), ("q3", 4, 0, 5), ("q4", 17, 3, 11)] {
+            v["\(row).shots"] = .integer(saves + goals); v["\(row).saves"] = .integer(saves)
+            v["\(row).goals"] = .integer(goals); v["\(row).clears"] = .integer(clears)
+        }
+        v["total.shots"] = .integer(45); v["total.saves"] = .integer(37); v["total.goals"] = .integer(8); v["total.clears"] = .integer(19)
+        return v
+    }()
+
+    static func failures(_ change: [String: FieldValue]) -> [RuleFailure] {
+        RuleCheck(template: template, values: game.merging(change) { $1 }, today: RuleEvaluator.parseDate("2026-11-22")!).failures()
+    }
+
+    @Test func consistentGamePassesEveryRule() {
+        #expect(Self.failures([:]).isEmpty, "\(Self.failures([:]))")
+        #expect((Self.template.rules ?? []).count >= 20)
+    }
+
+    @Test func wrongShotsNamesTheRuleAndTheNumbers() throws {
+        let failures = Self.failures(["q2.shots": .integer(11)])
+        let balance = try #require(failures.first { $0.rule == "q2.balance" })
+        #expect(balance.message == "Q2: saves + goals allowed must equal shots")
+        #expect(balance.detail == "q2.saves 7 + q2.goals 3 = 10, q2.shots 11")
+        #expect(failures.contains { $0.rule == "shots.periods-sum" })
+    }
+
+    @Test(arguments: [
+        (["q3.saves": FieldValue.integer(9), "q3.shots": .integer(8), "q3.goals": .integer(-1)], "q3.saves-within-shots"),
+        (["total.clears": .integer(20)], "clears.periods-sum"),
+        (["context.club": .boolean(true)], "context.exactly-one"),
+        (["context.hs": .boolean(false)], "context.exactly-one"),
+        (["conference.nonconf": .boolean(true)], "conference.at-most-one"),
+        (["context.hs": .boolean(false), "context.club": .boolean(true)], "conference.high-school-only"),
+        (["date": .empty], "date.present"),
+        (["date": .string("2027-01-05")], "date.not-future"),
+        (["total.goals": .empty], "total.present"),
+        (["ot.shots": .integer(2), "ot.saves": .integer(1)], "ot.balance"),
+    ])
+    func eachRuleCatchesItsMistake(change: [String: FieldValue], rule: String) {
+        #expect(Self.failures(change).contains { $0.rule == rule }, "\(Self.failures(change).map(\.rule))")
+    }
+}
