@@ -29,8 +29,8 @@ let package = Package(
         ),
         // The handwritten-digit network: weights in, probabilities out; no images, no sheets.
         .target(name: "DigitNet", dependencies: ["COpenBLAS"]),
-        // Benchmark of the digit network's inference (not a test: times are measured, not asserted).
-        .executableTarget(name: "digitbench", dependencies: ["DigitNet"]),
+        // Benchmarks (not tests: times are measured, never asserted): the digit network, the suggestion search.
+        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
         .target(name: "OCRKit", dependencies: ["CTesseract"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.

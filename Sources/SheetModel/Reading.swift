@@ -35,6 +35,17 @@ public enum FieldValue: Sendable, Equatable, Hashable, Codable, CustomStringConv
     }
 }
 
+/// Another reading of a field a recognizer considered, with its probability.
+public struct Alternative: Sendable, Equatable, Codable {
+    public let value: FieldValue
+    public let probability: Double
+
+    public init(value: FieldValue, probability: Double) {
+        self.value = value
+        self.probability = probability
+    }
+}
+
 /// What was read from one field, and how sure the reader is.
 public struct FieldReading: Sendable, Equatable, Codable {
     public var value: FieldValue
@@ -45,6 +56,9 @@ public struct FieldReading: Sendable, Equatable, Codable {
     public var flagged: Bool
     /// Why the field is flagged, or what made the reader unsure, in words.
     public var notes: [String]
+    /// The recognizer's most probable readings, best first, with probabilities (the value read is the
+    /// first). Empty when the recognizer gives no probabilities.
+    public var alternatives: [Alternative] = []
 
     public init(value: FieldValue, text: String, confidence: Double, flagged: Bool = false, notes: [String] = []) {
         self.value = value
@@ -54,7 +68,7 @@ public struct FieldReading: Sendable, Equatable, Codable {
         self.notes = notes
     }
 
-    enum CodingKeys: String, CodingKey { case value, text, confidence, flagged, notes }
+    enum CodingKeys: String, CodingKey { case value, text, confidence, flagged, notes, alternatives }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -63,6 +77,7 @@ public struct FieldReading: Sendable, Equatable, Codable {
                   confidence: try c.decode(Double.self, forKey: .confidence),
                   flagged: try c.decode(Bool.self, forKey: .flagged),
                   notes: try c.decodeIfPresent([String].self, forKey: .notes) ?? [])
+        alternatives = try c.decodeIfPresent([Alternative].self, forKey: .alternatives) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -72,6 +87,7 @@ public struct FieldReading: Sendable, Equatable, Codable {
         try c.encode((confidence * 10).rounded() / 10, forKey: .confidence)
         try c.encode(flagged, forKey: .flagged)
         if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
+        if !alternatives.isEmpty { try c.encode(alternatives, forKey: .alternatives) }
     }
 }
 
@@ -118,6 +134,10 @@ public struct SheetResult: Sendable, Equatable {
     public var fields: [(id: String, reading: FieldReading)]
     /// The template's rules these readings break.
     public var ruleFailures: [RuleFailure] = []
+    /// Other readings under which every rule holds (at most one today), for a person to accept or not.
+    public var suggestions: [Suggestion] = []
+    /// Why there is no suggestion although rules fail, when the search has something to say.
+    public var suggestionNote: String?
     /// Milliseconds spent on this sheet.
     public var milliseconds: Double
 
@@ -138,7 +158,7 @@ public struct SheetResult: Sendable, Equatable {
         a.file == b.file && a.template == b.template && a.templateVersion == b.templateVersion && a.status == b.status
             && a.error == b.error && a.alignment == b.alignment && a.milliseconds == b.milliseconds
             && a.fields.map(\.id) == b.fields.map(\.id) && a.fields.map(\.reading) == b.fields.map(\.reading)
-            && a.ruleFailures == b.ruleFailures
+            && a.ruleFailures == b.ruleFailures && a.suggestions == b.suggestions && a.suggestionNote == b.suggestionNote
     }
 }
 
@@ -152,7 +172,7 @@ extension SheetResult: Codable {
 
     enum CodingKeys: String, CodingKey {
         case file, template, templateVersion = "template_version", status, error, alignment, fields, milliseconds
-        case flags, ruleFailures = "rule_failures"
+        case flags, ruleFailures = "rule_failures", suggestions, suggestionNote = "suggestion_note"
     }
 
     /// A flagged field and why, for people and programs that want the review list without walking fields.
@@ -179,6 +199,8 @@ extension SheetResult: Codable {
                      reasons: ["confidence \(Int($0.reading.confidence.rounded())) is under the threshold"] + $0.reading.notes)
             }, forKey: .flags)
             try c.encode(ruleFailures, forKey: .ruleFailures)
+            try c.encode(suggestions, forKey: .suggestions)
+            try c.encodeIfPresent(suggestionNote, forKey: .suggestionNote)
         }
         try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
     }
@@ -195,5 +217,7 @@ extension SheetResult: Codable {
                   fields: try f.allKeys.map { ($0.stringValue, try f.decode(FieldReading.self, forKey: $0)) },
                   milliseconds: try c.decodeIfPresent(Double.self, forKey: .milliseconds) ?? 0)
         ruleFailures = try c.decodeIfPresent([RuleFailure].self, forKey: .ruleFailures) ?? []
+        suggestions = try c.decodeIfPresent([Suggestion].self, forKey: .suggestions) ?? []
+        suggestionNote = try c.decodeIfPresent(String.self, forKey: .suggestionNote)
     }
 }

@@ -89,6 +89,14 @@ public final class SheetScanner {
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
             result.ruleFailures = failures
+            if !failures.isEmpty {
+                switch SuggestionSearch(template: template).search(fields) {
+                case .suggestion(let suggestion): result.suggestions = [suggestion]
+                case .inconsistent:
+                    result.suggestionNote = "no plausible combination of the readings' alternatives satisfies the rules: the sheet itself may be inconsistent"
+                case .consistent, .noAlternatives: break
+                }
+            }
             if let folder = options.overlayFolder {
                 do {
                     try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned)

@@ -64,6 +64,11 @@ struct ScanOutput {
         for failure in result.ruleFailures {
             lines.append("  rule \(failure.rule): \(failure.message) (\(failure.detail))")
         }
+        for s in result.suggestions {
+            let changes = s.changes.map { "\($0.field) \($0.from) → \($0.to)" }.joined(separator: ", ")
+            lines.append(String(format: "  suggestion (not applied; probability %.2f): %@", s.probability, changes))
+        }
+        if let note = result.suggestionNote { lines.append("  \(note)") }
         return lines.joined(separator: "\n") + "\n"
     }
 

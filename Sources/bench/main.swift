@@ -1,0 +1,72 @@
+// Benchmarks (times are measured and printed, never asserted):
+//   swift run -c release bench digits [Tools/digits/digits-cnn.bin]   digit network, ms per digit
+//   swift run -c release bench suggest                                suggestion search, ms per sheet
+// Each prints the median of 7 rounds.
+import DigitNet
+import Foundation
+import SheetModel
+
+func median(rounds: Int = 7, _ body: () throws -> Double) rethrows -> (median: Double, low: Double, high: Double) {
+    var times: [Double] = []
+    for _ in 0..<rounds { times.append(try body()) }
+    times.sort()
+    return (times[rounds / 2], times[0], times[rounds - 1])
+}
+
+func milliseconds(_ body: () -> Void) -> Double {
+    let start = DispatchTime.now().uptimeNanoseconds
+    body()
+    return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+}
+
+func benchDigits(_ weights: String?) throws {
+    let network: DigitNetwork
+    if let weights {
+        network = try DigitNetwork(contentsOf: URL(fileURLWithPath: weights))
+    } else {
+        // Random weights of the right shape: the arithmetic, and so the time, is the same.
+        let count = [16 * 9, 16, 16 * 16 * 9, 16, 32 * 16 * 9, 32, 32 * 32 * 9, 32, 128 * 1568, 128, 11 * 128, 11].reduce(0, +)
+        let values = (0..<count).map { Float(($0 * 7919) % 1000) / 5000 - 0.1 }
+        network = try DigitNetwork(weights: values.withUnsafeBytes { Data($0) }, temperature: 1)
+    }
+    let input = (0..<784).map { Float(($0 * 31) % 17) / 17 }
+    var sink: Float = 0
+    let t = median { milliseconds { for _ in 0..<1000 { sink += network.probabilities(input)[3] } } / 1000 }
+    print(String(format: "digit network: median %.3f ms per digit (rounds %.3f–%.3f; checksum %.3f)", t.median, t.low, t.high, sink))
+}
+
+/// A lacrosse sheet read with three doubtful digits (three alternatives each) that break four rules.
+func benchSuggest() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
+    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    var values: [String: FieldValue] = ["date": .string("2026-04-11"), "context.hs": .boolean(true)]
+    for (row, saves, goals) in [("q1", 9, 2), ("q2", 7, 3), ("q3", 4, 0), ("q4", 17, 3)] {
+        values["\(row).shots"] = .integer(saves + goals); values["\(row).saves"] = .integer(saves); values["\(row).goals"] = .integer(goals)
+    }
+    values["total.shots"] = .integer(45); values["total.saves"] = .integer(37); values["total.goals"] = .integer(8)
+    let misread: [String: [(Int, Double)]] = ["q2.shots": [(16, 0.5), (10, 0.4), (18, 0.1)],
+                                              "q3.saves": [(4, 0.6), (9, 0.3), (1, 0.1)],
+                                              "total.saves": [(31, 0.5), (37, 0.45), (57, 0.05)]]
+    let readings: [(id: String, reading: FieldReading)] = template.fields.map { field in
+        guard let alternatives = misread[field.id] else {
+            return (field.id, FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 99))
+        }
+        var r = FieldReading(value: .integer(alternatives[0].0), text: "", confidence: alternatives[0].1 * 100)
+        r.alternatives = alternatives.map { Alternative(value: .integer($0.0), probability: $0.1) }
+        return (field.id, r)
+    }
+    let search = SuggestionSearch(template: template, today: Date())
+    var found = 0
+    let t = median { milliseconds { for _ in 0..<100 { if case .suggestion = search.search(readings) { found += 1 } } } / 100 }
+    print(String(format: "suggestion search: median %.3f ms per sheet (rounds %.3f–%.3f; found %d/700)", t.median, t.low, t.high, found))
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch arguments.first {
+case "digits": try benchDigits(arguments.dropFirst().first)
+case "suggest": try benchSuggest()
+default:
+    print("usage: bench digits [weights.bin] | bench suggest")
+    exit(64)
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+@testable import SheetModel
+
+@Suite struct SuggestionTests {
+    static let today = RuleEvaluator.parseDate("2026-11-22")!
+
+    /// The consistent lacrosse game, every field read with certainty, then `misreads` applied: field →
+    /// (value read, alternatives best first).
+    static func readings(_ misreads: [String: (FieldValue, [(FieldValue, Double)])]) -> [(id: String, reading: FieldReading)] {
+        LacrosseRuleTests.template.fields.map { field in
+            let truth = LacrosseRuleTests.game[field.id] ?? .empty
+            guard let (read, alternatives) = misreads[field.id] else {
+                return (field.id, FieldReading(value: truth, text: "", confidence: 99))
+            }
+            var reading = FieldReading(value: read, text: "", confidence: alternatives[0].1 * 100)
+            reading.alternatives = alternatives.map { Alternative(value: $0.0, probability: $0.1) }
+            return (field.id, reading)
+        }
+    }
+
+    static func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
+        SuggestionSearch(template: LacrosseRuleTests.template, today: today).search(readings)
+    }
+
+    @Test func consistentReadingsNeedNoSuggestion() {
+        #expect(Self.search(Self.readings([:])) == .consistent)
+    }
+
+    @Test func findsTheMisreadDigitFromItsAlternatives() throws {
+        // The paper says q2.shots 10 (7 saves + 3 goals); the reader preferred 16.
+        let outcome = Self.search(Self.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)])]))
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes == [Suggestion.Change(field: "q2.shots", from: .integer(16), to: .integer(10), probability: 0.40)])
+        #expect(abs(s.relativeToRead - 0.40 / 0.55) < 1e-9)
+    }
+
+    @Test func picksTheFieldWhoseChangeExplainsEveryRule() throws {
+        // Two doubtful fields; only changing q3.saves (4, read as 9) fixes both q3's balance and the saves total.
+        let outcome = Self.search(Self.readings([
+            "q3.saves": (.integer(9), [(.integer(9), 0.6), (.integer(4), 0.35)]),
+            "q3.goals": (.integer(0), [(.integer(0), 0.7), (.integer(6), 0.3)]),
+        ]))
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["q3.saves"])
+        #expect(s.changes.first?.to == .integer(4))
+    }
+
+    @Test func refusesToInventAFixThePaperDoesNotHave() {
+        // The stat keeper's own slip: shots written 11 where saves 7 + goals 3 = 10, and no alternative
+        // of any doubtful field makes the sheet add up.
+        var values = LacrosseRuleTests.game
+        values["q2.shots"] = .integer(11)
+        let readings = LacrosseRuleTests.template.fields.map { field -> (id: String, reading: FieldReading) in
+            var r = FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 90)
+            if field.id == "q2.clears" { r.alternatives = [Alternative(value: .integer(0), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
+            return (field.id, r)
+        }
+        #expect(Self.search(readings) == .inconsistent)
+    }
+
+    @Test func withoutAlternativesThereIsNothingToSearch() {
+        var values = LacrosseRuleTests.game
+        values["q2.shots"] = .integer(11)
+        let readings = LacrosseRuleTests.template.fields.map { ($0.id, FieldReading(value: values[$0.id] ?? .empty, text: "", confidence: 90)) }
+        #expect(Self.search(readings) == .noAlternatives)
+    }
+}
