@@ -21,7 +21,8 @@ public struct GroundTruth: Sendable, Decodable {
 
 /// Accuracy of readings against ground truth, in the terms users care about: how many fields are right,
 /// how many are flagged, and how many are wrong without a flag (the failure that matters most).
-public struct EvaluationReport: Sendable, Codable {
+/// Written as JSON by `eval --json`; never read back, so it is only Encodable.
+public struct EvaluationReport: Sendable, Encodable {
     public struct Miss: Sendable, Codable, Equatable {
         public let file: String
         public let field: String
@@ -31,7 +32,7 @@ public struct EvaluationReport: Sendable, Codable {
         public let flagged: Bool
     }
 
-    public struct Tally: Sendable, Codable, Equatable {
+    public struct Tally: Sendable, Encodable, Equatable {
         public var fields = 0
         public var right = 0
         public var flagged = 0
@@ -54,15 +55,6 @@ public struct EvaluationReport: Sendable, Codable {
         }
 
         public init() {}
-
-        public init(from decoder: any Decoder) throws {
-            let c = try decoder.container(keyedBy: CodingKeys.self)
-            fields = try c.decode(Int.self, forKey: .fields)
-            right = try c.decode(Int.self, forKey: .right)
-            flagged = try c.decode(Int.self, forKey: .flagged)
-            rightUnflagged = try c.decode(Int.self, forKey: .rightUnflagged)
-            silentErrors = try c.decode(Int.self, forKey: .silentErrors)
-        }
 
         /// The counts and the rates derived from them, so JSON readers need not recompute them.
         public func encode(to encoder: any Encoder) throws {

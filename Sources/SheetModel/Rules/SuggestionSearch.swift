@@ -61,9 +61,7 @@ public struct SuggestionSearch {
         func probability(_ choice: [Int]) -> Double {
             zip(options, choice).reduce(1) { $0 * $1.0[$1.1].probability }
         }
-        let asRead = variable.map { entry -> Int in
-            entry.reading.alternatives.sorted { $0.probability > $1.probability }.firstIndex { $0.value == entry.reading.value } ?? 0
-        }
+        let asRead = zip(variable, options).map { entry, list in list.firstIndex { $0.value == entry.reading.value } ?? 0 }
         let floor = probability(asRead) * plausibility
 
         var heap = Heap<(Double, [Int])> { $0.0 > $1.0 }

@@ -5,8 +5,6 @@ import SheetModel
 public struct CleanedField {
     /// 1-bit image of the field's inside (the rect less its border), foreground = ink.
     public let ink: Image
-    /// The ink image's top-left corner in the cell's pixels.
-    public let offset: (x: Int, y: Int)
     /// For each comb box (or the whole field), the share of its pixels that are ink.
     public let inkPerBox: [Double]
     /// Each comb box in `ink`'s pixels.
@@ -34,11 +32,16 @@ public struct CellCleaner: Sendable {
 
     public init() {}
 
+    /// The cell's ink: pixels darker than `inkRatio` of its own paper brightness (its 90th percentile).
+    private func inkMask(_ cell: FieldCell) throws(ImagingError) -> Image {
+        let paper = cell.image.percentile(0.9)
+        return try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+    }
+
     private func fringe(_ scale: Double) -> Int { max(1, Int((fringePoints * scale).rounded())) }
 
     public func clean(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> CleanedField {
-        let paper = cell.image.percentile(0.9)
-        let binary = try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+        let binary = try inkMask(cell)
         let s = cell.scale
         // A comb box's or the field's full-length lines are longer than any stroke of a digit or letter
         // written inside one box: a brick of 55% of the width and 85% of the height removes only them.
@@ -71,14 +74,13 @@ public struct CellCleaner: Sendable {
             guard let r = box.clamped(to: PixelRect(x: 0, y: 0, width: ink.width, height: ink.height)) else { return 0 }
             return Double(try ink.cropped(to: r).foregroundCount) / Double(r.area)
         }
-        return CleanedField(ink: ink, offset: (inside.x, inside.y), inkPerBox: inkPerBox, boxes: boxes)
+        return CleanedField(ink: ink, inkPerBox: inkPerBox, boxes: boxes)
     }
 
     /// Share of the inner part of a checkbox (its middle half each way) that is ink. Measured on the
     /// thresholded cell without line removal, so a fully filled box counts as marked.
     public func checkboxInk(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> Double {
-        let paper = cell.image.percentile(0.9)
-        let binary = try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+        let binary = try inkMask(cell)
         let inner = cell.pixels(field.rect.insetBy(field.rect.width / 4, field.rect.height / 4))
         return Double(try binary.cropped(to: inner).foregroundCount) / Double(inner.area)
     }

@@ -127,14 +127,18 @@ public final class PrintedFieldReader: FieldRecognizer {
         }
         let canvas = try Image.blank(width: width, height: y - gap + padding)
         for (item, top) in zip(items, tops) { try canvas.paste(item.image, x: padding, y: top) }
-        let symbols = try engine.recognize(canvas, segmentation: .singleBlock, allowedCharacters: "0123456789",
-                                           dpi: Int(digitScale * 72)).symbols
-            .filter { !$0.text.isEmpty && $0.text.allSatisfy(\.isNumber) }
+        let symbols = try recognizeDigits(canvas)
         return zip(items, tops).map { item, top in
             let band = (top - gap / 2)..<(top + item.image.height + gap / 2)
             let mine = symbols.filter { band.contains($0.bounds.y + $0.bounds.height / 2) }
             return fit(mine, to: item, originX: padding)
         }
+    }
+
+    /// Digits Tesseract finds in `image` (a block of one or more lines at `digitScale`).
+    private func recognizeDigits(_ image: Image) throws -> [RecognizedSymbol] {
+        try engine.recognize(image, segmentation: .singleBlock, allowedCharacters: "0123456789", dpi: Int(digitScale * 72))
+            .symbols.filter { !$0.text.isEmpty && $0.text.allSatisfy(\.isNumber) }
     }
 
     /// Sorts symbols left to right, and checks that each marked box got exactly one and no clean box any.
@@ -160,9 +164,7 @@ public final class PrintedFieldReader: FieldRecognizer {
         var text = "", confidence = 100.0, fits = true
         for (box, hasInk) in zip(item.cleaned.boxes, item.inked) where hasInk {
             let image = try item.cleaned.ink.cropped(to: box).grayScaled(by: digitScale / item.cell.scale).padded(by: padding)
-            let symbols = try engine.recognize(image, segmentation: .singleBlock, allowedCharacters: "0123456789",
-                                               dpi: Int(digitScale * 72))
-                .symbols.filter { !$0.text.isEmpty && $0.text.allSatisfy(\.isNumber) }
+            let symbols = try recognizeDigits(image)
             if symbols.count != 1 { fits = false }
             text += symbols.map(\.text).joined()
             confidence = min(confidence, symbols.map(Self.confidence).min() ?? 0)
