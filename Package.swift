@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
-// DigitNet → COpenBLAS stands alone until the handwriting reader uses it.
+// SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -28,7 +28,9 @@ let package = Package(
             providers: [.apt(["libopenblas-dev"])]
         ),
         // The handwritten-digit network: weights in, probabilities out; no images, no sheets.
-        .target(name: "DigitNet", dependencies: ["COpenBLAS"]),
+        // Weights and metadata are resources; the test vectors beside them are read by the tests only.
+        .target(name: "DigitNet", dependencies: ["COpenBLAS"], exclude: ["Model/testvectors.json"],
+                resources: [.copy("Model/digits-cnn.bin"), .copy("Model/digits-cnn.json")]),
         // Benchmarks (not tests: times are measured, never asserted): the digit network, the suggestion search.
         .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
@@ -38,7 +40,7 @@ let package = Package(
         // Load → align → read: the stages that turn an image file into a sheet result.
         .target(
             name: "SheetPipeline",
-            dependencies: ["SheetModel", "OCRKit", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SheetModel", "OCRKit", "DigitNet", .product(name: "Logging", package: "swift-log")]
         ),
         .executableTarget(
             name: "statsheet",

@@ -77,6 +77,14 @@ public final class DigitNetwork: Sendable {
         try self.init(weights: data, temperature: meta.temperature)
     }
 
+    /// The network trained by `Tools/digits/train.py`, shipped with statsheet as a resource.
+    public static func bundled() throws(DigitNetworkError) -> DigitNetwork {
+        guard let url = Bundle.module.url(forResource: "digits-cnn", withExtension: "bin") else {
+            throw .unreadable("digits-cnn.bin (the resource bundle beside the statsheet executable)")
+        }
+        return try DigitNetwork(contentsOf: url)
+    }
+
     struct Metadata: Decodable {
         let temperature: Float
     }

@@ -171,3 +171,50 @@ extension Image {
             centroidIsForeground: n > 0 && bit(ix, iy))
     }
 }
+
+/// One connected component of a binary image: where it is and which of its box's pixels it owns.
+/// Unlike the bounding box alone, the mask leaves out a neighbour's strokes that reach into the box.
+public struct ComponentMask: Sendable, Equatable {
+    /// Bounding box in the image's pixels.
+    public let bounds: PixelRect
+    /// Row-major over `bounds`: true where the pixel belongs to this component.
+    public let bits: [Bool]
+    public let area: Int
+
+    public init(bounds: PixelRect, bits: [Bool]) {
+        precondition(bits.count == bounds.area, "one bit per pixel of the bounds")
+        self.bounds = bounds
+        self.bits = bits
+        self.area = bits.reduce(0) { $0 + ($1 ? 1 : 0) }
+    }
+}
+
+extension Image {
+    /// Connected components (8-connected) of a 1-bit image with at least `minimumArea` pixels, each
+    /// with its own mask, left to right.
+    public func componentMasks(minimumArea: Int = 1) throws(ImagingError) -> [ComponentMask] {
+        guard depth == 1 else { throw .invalidArgument("components need a 1-bit image") }
+        var pixa: UnsafeMutablePointer<PIXA>?
+        var boxa = pixConnComp(pix, &pixa, 8)
+        defer { boxaDestroy(&boxa); pixaDestroy(&pixa) }
+        guard let pixa else { throw .operationFailed("pixConnComp") }
+        var result: [ComponentMask] = []
+        for i in 0..<pixaGetCount(pixa) {
+            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+            pixaGetBoxGeometry(pixa, i, &x, &y, &w, &h)
+            var mask = pixaGetPix(pixa, i, Int32(L_CLONE))
+            defer { pixDestroy(&mask) }
+            guard let mask else { continue }
+            let wpl = Int(pixGetWpl(mask)), data = pixGetData(mask)!
+            var bits = [Bool](repeating: false, count: Int(w) * Int(h))
+            for row in 0..<Int(h) {
+                for col in 0..<Int(w) {
+                    bits[row * Int(w) + col] = (data[row * wpl + (col >> 5)] >> (31 - UInt32(col & 31))) & 1 == 1
+                }
+            }
+            let component = ComponentMask(bounds: PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)), bits: bits)
+            if component.area >= minimumArea { result.append(component) }
+        }
+        return result.sorted { $0.bounds.x < $1.bounds.x }
+    }
+}

@@ -5,6 +5,20 @@ import SheetModel
 public struct GroundTruth: Sendable, Decodable {
     public let template: String
     public let fields: [String: FieldValue]
+    /// Fields the reader must flag whatever it reads (a crossed-out digit with its correction beside
+    /// it): the generator's `expect_flag`.
+    public let expectFlag: [String]
+
+    enum CodingKeys: String, CodingKey { case template, fields, generator }
+    enum GeneratorKeys: String, CodingKey { case expectFlag = "expect_flag" }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        template = try c.decode(String.self, forKey: .template)
+        fields = try c.decode([String: FieldValue].self, forKey: .fields)
+        let generator = try? c.nestedContainer(keyedBy: GeneratorKeys.self, forKey: .generator)
+        expectFlag = (try? generator?.decodeIfPresent([String].self, forKey: .expectFlag)) ?? []
+    }
 
     /// `sheet-007.jpg` → `sheet-007.truth.json`.
     public static func path(forImage image: String) -> String {
@@ -92,6 +106,15 @@ public struct EvaluationReport: Sendable, Encodable {
     public var text = Tally()
     public var checkboxes = Tally()
     public var calibration: [Bucket] = (0..<10).map { Bucket(low: $0 * 10) }
+    /// Per field id, every kind.
+    public var perField: [String: Tally] = [:]
+    /// Digits written (rows) against digits read (columns), over numeric fields whose reading has as
+    /// many digits as the truth; the others are counted in `lengthMismatches`.
+    public var confusion: [[Int]] = Array(repeating: Array(repeating: 0, count: 10), count: 10)
+    public var lengthMismatches = 0
+    /// Fields the truth says must be flagged (crossed-out digits), and how many of them were not.
+    public var mustFlag = 0
+    public var mustFlagMissed: [String] = []
     public var misses: [Miss] = []
     public var milliseconds: [Double] = [] {
         didSet { medianMilliseconds = Self.median(milliseconds) }
@@ -117,8 +140,14 @@ public struct EvaluationReport: Sendable, Encodable {
             let expected = truth.fields[field.id] ?? .empty
             let reading = result.reading(field.id) ?? FieldReading(value: .empty, text: "", confidence: 0, flagged: true)
             let right = Self.matches(reading.value, expected, kind: field.kind)
+            perField[field.id, default: Tally()].add(right: right, flagged: reading.flagged)
+            if truth.expectFlag.contains(field.id), result.status != .failed {
+                mustFlag += 1
+                if !reading.flagged { mustFlagMissed.append("\(result.file) \(field.id)") }
+            }
             switch field.kind {
             case .count, .digits, .date:
+                if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(reading.value)) }
                 numeric.add(right: right, flagged: reading.flagged)
                 let b = min(9, max(0, Int(reading.confidence) / 10))
                 calibration[b].fields += 1
@@ -130,6 +159,28 @@ public struct EvaluationReport: Sendable, Encodable {
                 misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
                                    confidence: reading.confidence, flagged: reading.flagged))
             }
+        }
+    }
+
+    private mutating func addDigits(written: String, read: String) {
+        guard written.count == read.count else {
+            lengthMismatches += 1
+            return
+        }
+        for (w, r) in zip(written, read) {
+            if let w = w.wholeNumberValue, let r = r.wholeNumberValue { confusion[w][r] += 1 }
+        }
+    }
+
+    /// A numeric value's digits as written on the sheet: counts without leading zeros, dates MMDDYY.
+    static func digits(_ value: FieldValue) -> String {
+        switch value {
+        case .integer(let n): return String(n)
+        case .string(let s):
+            let parts = s.split(separator: "-")
+            if parts.count == 3, parts[0].count == 4 { return String(parts[1] + parts[2] + parts[0].suffix(2)) }
+            return s
+        default: return ""
         }
     }
 

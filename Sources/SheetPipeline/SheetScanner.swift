@@ -1,4 +1,5 @@
 import Foundation
+import DigitNet
 import Logging
 import OCRKit
 import SheetModel
@@ -10,11 +11,15 @@ public struct ScanOptions: Sendable {
     public var loader = ImageLoader()
     /// Folder for annotated copies of each sheet, or nil.
     public var overlayFolder: String?
+    /// Whether numbers are read as handwriting, print, or decided per sheet.
+    public var writing: Writing = .auto
 
-    public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil) {
+    public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
+                writing: Writing = .auto) {
         self.minConfidence = minConfidence
         self.loader = loader
         self.overlayFolder = overlayFolder
+        self.writing = writing
     }
 }
 
@@ -40,10 +45,12 @@ public final class SheetScanner {
         self.logger = logger
     }
 
-    /// A scanner reading print with a new Tesseract engine.
+    /// A scanner with its own Tesseract engine and digit network, reading numbers as `options.writing` says.
     public convenience init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions()) throws {
-        self.init(library: library, requested: requested, options: options,
-                  recognizer: PrintedFieldReader(engine: try TesseractEngine()))
+        let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
+                                      handwritten: HandwrittenDigitReader(network: try DigitNetwork.bundled()),
+                                      writing: options.writing)
+        self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
     public func scan(_ path: String) -> SheetResult {

@@ -1,5 +1,5 @@
 // Benchmarks (times are measured and printed, never asserted):
-//   swift run -c release bench digits [Tools/digits/digits-cnn.bin]   digit network, ms per digit
+//   swift run -c release bench digits [Sources/DigitNet/Model/digits-cnn.bin]   digit network, ms per digit
 //   swift run -c release bench suggest                                suggestion search, ms per sheet
 // Each prints the median of 7 rounds.
 import DigitNet

@@ -119,10 +119,10 @@ import Testing
 }
 
 /// The committed weights, run by the Swift forward pass, give the probabilities the training script's
-/// plain NumPy reference computed from the same file (`Tools/digits/testvectors.json`).
+/// plain NumPy reference computed from the same file (`Sources/DigitNet/Model/testvectors.json`).
 @Suite struct TrainedWeightsTests {
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Tools/digits")
+        .deletingLastPathComponent().appendingPathComponent("Sources/DigitNet/Model")
 
     struct Vectors: Decodable {
         struct Vector: Decodable {

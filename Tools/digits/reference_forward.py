@@ -5,7 +5,7 @@ This is the reference the Swift inference must match. It knows nothing about
 PyTorch: it reads the little-endian float32 blob in the documented order and
 computes the network with explicit loops over im2col matrices.
 
-    python3 Tools/digits/reference_forward.py Tools/digits/
+    python3 Tools/digits/reference_forward.py Sources/DigitNet/Model/
         checks every vector in testvectors.json against this implementation.
 """
 import json

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Train the statsheet handwritten-digit CNN (10 digits + "none") and export it.
 
-    python3 Tools/digits/train.py --out Tools/digits/
+    python3 Tools/digits/train.py --out Sources/DigitNet/Model/
 
 writes digits-cnn.bin, digits-cnn.json and testvectors.json into --out.
 Everything is derived from a single seed (--seed, recorded in the JSON).

@@ -14,6 +14,7 @@ struct Eval: ParsableCommand {
             """)
 
     @OptionGroup var templates: TemplateOptions
+    @OptionGroup var writing: WritingOptions
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
     @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
     @Flag(help: "Print the report as JSON.") var json = false
@@ -26,7 +27,7 @@ struct Eval: ParsableCommand {
         let library = try templates.library()
         let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
-        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence))
+        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence, writing: writing.writing))
         var report = EvaluationReport()
         for image in images {
             let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
@@ -62,6 +63,19 @@ struct Eval: ParsableCommand {
         lines.append("calibration (numeric fields; flagged below \(Int(minConfidence))):")
         for b in r.calibration where b.fields > 0 {
             lines.append("  confidence \(String(b.low).leftPadded(2))–\(b.low + 9): \(String(b.fields).leftPadded(5)) fields, \(pct(b.accuracy)) right")
+        }
+        if r.mustFlag > 0 {
+            lines.append("crossed-out fields that must be flagged: \(r.mustFlag), not flagged: \(r.mustFlagMissed.count)"
+                + r.mustFlagMissed.map { "\n  NOT FLAGGED: \($0)" }.joined())
+        }
+        lines.append("digit confusion (rows written, columns read; \(r.lengthMismatches) numeric fields read with a different digit count):")
+        lines.append("       " + (0...9).map { String($0).leftPadded(5) }.joined())
+        for (digit, row) in r.confusion.enumerated() {
+            lines.append("  \(digit)    " + row.map { String($0).leftPadded(5) }.joined())
+        }
+        lines.append("per field: right / flagged / silent errors")
+        for (id, t) in r.perField.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(id.padding(toLength: 20, withPad: " ", startingAt: 0)) \(pct(t.accuracy).leftPadded(8)) \(pct(t.flagRate).leftPadded(8)) \(String(t.silentErrors).leftPadded(4))")
         }
         for (file, error) in r.failedSheets.sorted(by: { $0.key < $1.key }) { lines.append("failed: \(file): \(error)") }
         for m in r.misses {

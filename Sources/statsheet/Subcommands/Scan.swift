@@ -14,6 +14,7 @@ struct Scan: ParsableCommand {
             """)
 
     @OptionGroup var templates: TemplateOptions
+    @OptionGroup var writing: WritingOptions
     @Argument(help: ArgumentHelp("Image files or folders of them.", valueName: "path")) var paths: [String]
     @Option(help: ArgumentHelp("The sheets' template id; needed only when a sheet's printed mark cannot be read.", valueName: "id"))
     var template: String?
@@ -38,7 +39,7 @@ struct Scan: ParsableCommand {
         let files = ImageFiles.expand(paths)
         guard !files.isEmpty else { throw RuntimeError("no image files found in \(paths.joined(separator: ", "))") }
 
-        var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay)
+        var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing)
         options.loader.maxPixels = Int(maxMegapixels * 1_000_000)
         let scanner = try SheetScanner(library: library, requested: requested, options: options)
         let output = ScanOutput(json: json, library: library)

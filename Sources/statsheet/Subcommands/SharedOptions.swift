@@ -20,3 +20,12 @@ struct TemplateOptions: ParsableArguments {
         return template
     }
 }
+
+extension Writing: ExpressibleByArgument {}
+
+/// How numbers are read: a choice shared by `scan` and `eval`.
+struct WritingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Numbers are handwritten (hand), printed (print), or decided per sheet (auto).",
+                               valueName: "auto|print|hand"))
+    var writing: Writing = .auto
+}

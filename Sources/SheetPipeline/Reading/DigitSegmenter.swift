@@ -1,0 +1,120 @@
+import OCRKit
+
+/// The ink of one handwritten character: one or more connected components read together.
+public struct Glyph: Sendable, Equatable {
+    public var bounds: PixelRect
+    public var components: [ComponentMask]
+
+    public init(_ components: [ComponentMask]) {
+        self.components = components
+        bounds = components.dropFirst().reduce(components[0].bounds) { $0.union($1.bounds) }
+    }
+
+    public var area: Int { components.reduce(0) { $0 + $1.area } }
+
+    /// 1 where any of the glyph's components has ink, over `bounds`, row-major.
+    public var ink: [Float] {
+        var ink = [Float](repeating: 0, count: bounds.area)
+        for c in components {
+            for row in 0..<c.bounds.height {
+                let y = c.bounds.y + row - bounds.y
+                for col in 0..<c.bounds.width where c.bits[row * c.bounds.width + col] {
+                    ink[y * bounds.width + c.bounds.x + col - bounds.x] = 1
+                }
+            }
+        }
+        return ink
+    }
+
+    /// The glyph's columns `range` (in glyph coordinates) as a glyph of their own, or nil when they
+    /// hold no ink.
+    func columns(_ range: Range<Int>) -> Glyph? {
+        let ink = self.ink
+        var bits = [Bool](repeating: false, count: range.count * bounds.height)
+        for y in 0..<bounds.height {
+            for x in range where ink[y * bounds.width + x] > 0 { bits[y * range.count + x - range.lowerBound] = true }
+        }
+        guard bits.contains(true) else { return nil }
+        // Trim empty rows so the bounds are the ink's.
+        let rows = (0..<bounds.height).filter { y in bits[(y * range.count)..<((y + 1) * range.count)].contains(true) }
+        let top = rows.first!, bottom = rows.last! + 1
+        let trimmed = Array(bits[(top * range.count)..<(bottom * range.count)])
+        return Glyph([ComponentMask(bounds: PixelRect(x: bounds.x + range.lowerBound, y: bounds.y + top,
+                                                      width: range.count, height: bottom - top), bits: trimmed)])
+    }
+}
+
+extension PixelRect {
+    func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x), y0 = min(y, other.y)
+        return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
+    }
+
+    /// Columns shared with `other`.
+    func horizontalOverlap(_ other: PixelRect) -> Int { max(0, min(maxX, other.maxX) - max(x, other.x)) }
+}
+
+/// Groups a field's ink components into characters, left to right, ignoring the comb boxes: people
+/// write a two-digit number across the divider, or in one box, as often as one digit per box.
+///
+/// - Pieces of one digit (the flag of a 5, the two strokes of a 4) overlap horizontally: they become
+///   one glyph.
+/// - Marks small in both directions that sit over no digit are stray (a dot, a tick of the pen) and are
+///   set aside, so that an empty box with a speck is still read as empty.
+/// - Two digits written touching make one wide component; `splits(of:)` offers where to cut it, and
+///   the reader keeps the cut only when the network likes the halves better than the whole.
+public struct DigitSegmenter: Sendable {
+    /// A mark is stray when it is smaller than this share of the writing height in both directions.
+    public var strayShare = 0.25
+    /// Components overlapping horizontally by at least this share of the narrower one are one digit.
+    public var mergeOverlap = 0.4
+    /// A glyph wider than this many times its height may be two touching digits.
+    public var splitAspect = 1.05
+
+    public init() {}
+
+    public struct Segmentation: Sendable, Equatable {
+        public var glyphs: [Glyph]
+        public var stray: [ComponentMask]
+    }
+
+    /// - Parameter writingHeight: height in pixels of the space a digit is written in (the box).
+    public func segment(_ components: [ComponentMask], writingHeight: Int) -> Segmentation {
+        let small = Double(writingHeight) * strayShare
+        let isSmall = { (c: ComponentMask) in Double(c.bounds.width) < small && Double(c.bounds.height) < small }
+        var glyphs: [Glyph] = []
+        for c in components.filter({ !isSmall($0) }).sorted(by: { $0.bounds.x < $1.bounds.x }) {
+            if let last = glyphs.last,
+               Double(last.bounds.horizontalOverlap(c.bounds)) >= mergeOverlap * Double(min(last.bounds.width, c.bounds.width)) {
+                glyphs[glyphs.count - 1] = Glyph(last.components + [c])
+            } else {
+                glyphs.append(Glyph([c]))
+            }
+        }
+        var stray: [ComponentMask] = []
+        for c in components where isSmall(c) {
+            // A small piece over a digit, and near it vertically, is part of it (a 5's flag, a 7's bar).
+            let best = glyphs.indices.max { glyphs[$0].bounds.horizontalOverlap(c.bounds) < glyphs[$1].bounds.horizontalOverlap(c.bounds) }
+            if let i = best, Double(glyphs[i].bounds.horizontalOverlap(c.bounds)) >= 0.5 * Double(c.bounds.width),
+               c.bounds.y < glyphs[i].bounds.maxY + writingHeight / 8, c.bounds.maxY > glyphs[i].bounds.y - writingHeight / 8 {
+                glyphs[i] = Glyph(glyphs[i].components + [c])
+            } else {
+                stray.append(c)
+            }
+        }
+        return Segmentation(glyphs: glyphs, stray: stray)
+    }
+
+    /// Ways to cut a wide glyph into two digits: at the column with the least ink in its middle part
+    /// (30–70% of its width). Empty when the glyph is not wide enough to hold two digits.
+    public func splits(of glyph: Glyph) -> [(Glyph, Glyph)] {
+        let w = glyph.bounds.width, h = glyph.bounds.height
+        guard Double(w) > splitAspect * Double(h) else { return [] }
+        let ink = glyph.ink
+        let columnInk = (0..<w).map { x in (0..<h).reduce(Float(0)) { $0 + ink[$1 * w + x] } }
+        let lo = Int(Double(w) * 0.3), hi = Int(Double(w) * 0.7)
+        guard hi > lo, let cut = (lo..<hi).min(by: { columnInk[$0] < columnInk[$1] }),
+              let left = glyph.columns(0..<cut), let right = glyph.columns(cut..<w) else { return [] }
+        return [(left, right)]
+    }
+}

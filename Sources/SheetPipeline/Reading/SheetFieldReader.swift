@@ -1,0 +1,51 @@
+import DigitNet
+import OCRKit
+import SheetModel
+
+/// How a sheet's numbers were written: by hand, or printed (typed into the boxes by a computer).
+public enum Writing: String, Sendable, CaseIterable, Codable {
+    /// Decide per sheet from how Tesseract fares on its numbers.
+    case auto
+    case print
+    case hand
+}
+
+/// Reads a whole sheet: text and checkboxes with the printed reader (Tesseract), numbers with
+/// Tesseract when they are printed and with the digit network when they are handwritten.
+public final class SheetFieldReader: FieldRecognizer {
+    public let printed: PrintedFieldReader
+    public let handwritten: HandwrittenDigitReader
+    public var writing: Writing
+    /// In `auto`, a sheet is taken as printed when at least this share of its written numbers got a
+    /// Tesseract confidence of `printedConfidence` or more.
+    public var printedShare = 0.8
+    public var printedConfidence = 90.0
+
+    /// What the last `read` decided, for the scan's report.
+    public private(set) var lastWriting: Writing = .print
+
+    public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
+        self.printed = printed
+        self.handwritten = handwritten
+        self.writing = writing
+    }
+
+    public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
+        var readings = try printed.read(fields)
+        let numeric = fields.indices.filter { [.count, .digits, .date].contains(fields[$0].field.kind) }
+        let decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
+        lastWriting = decided
+        guard decided == .hand else { return readings }
+        for i in numeric { readings[i] = try handwritten.read(fields[i].field, fields[i].cell) }
+        return readings
+    }
+
+    /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
+    /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.
+    static func judge(_ readings: [FieldReading], share: Double, confidence: Double) -> Writing {
+        let written = readings.filter { !($0.value == .empty && $0.text.isEmpty && $0.confidence >= 90) }
+        guard !written.isEmpty else { return .print }
+        let sure = written.filter { $0.confidence >= confidence }.count
+        return Double(sure) >= share * Double(written.count) ? .print : .hand
+    }
+}
