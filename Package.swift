@@ -52,7 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "SheetModelTests", dependencies: ["SheetModel"]),
         .testTarget(name: "DigitNetTests", dependencies: ["DigitNet"]),
-        .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit"]),
+        .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
         .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet"]),
     ],

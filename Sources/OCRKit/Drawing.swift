@@ -103,7 +103,10 @@ extension Image {
             pixRenderLineArb(pix, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y), Int32(width),
                              color.red, color.green, color.blue)
         } else {
-            let op = color.gray < 128 ? L_SET_PIXELS : L_CLEAR_PIXELS
+            // Leptonica sets or clears the pixels' bits: set is ink on a 1-bit image but white on a
+            // gray one. Lines are drawn black or white only.
+            let dark = color.gray < 128
+            let op = (depth == 1) == dark ? L_SET_PIXELS : L_CLEAR_PIXELS
             pixRenderLine(pix, Int32(start.x), Int32(start.y), Int32(end.x), Int32(end.y), Int32(width), Int32(op))
         }
     }

@@ -115,6 +115,17 @@ public struct EvaluationReport: Sendable, Encodable {
     /// Fields the truth says must be flagged (crossed-out digits), and how many of them were not.
     public var mustFlag = 0
     public var mustFlagMissed: [String] = []
+    /// Sheets whose rules failed with exactly one numeric field misread, and how the validator's top
+    /// suggestion fared on them: the measure of issue 4's "top suggestion equals the paper".
+    public struct SuggestionTally: Sendable, Encodable, Equatable {
+        public var sheetsWithOneMisread = 0
+        public var suggested = 0
+        public var topSuggestionRight = 0
+        /// Of all sheets that broke a rule, those whose top suggestion restored every numeric field.
+        public var ruleFailureSheets = 0
+        public var ruleFailureSheetsRestored = 0
+    }
+    public var suggestions = SuggestionTally()
     public var misses: [Miss] = []
     public var milliseconds: [Double] = [] {
         didSet { medianMilliseconds = Self.median(milliseconds) }
@@ -135,6 +146,8 @@ public struct EvaluationReport: Sendable, Encodable {
     public mutating func add(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate) {
         sheets += 1
         milliseconds.append(result.milliseconds)
+        var numericMisses = 0
+        defer { tallySuggestion(result, truth: truth, template: template, numericMisses: numericMisses) }
         if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" }
         for field in template.fields {
             let expected = truth.fields[field.id] ?? .empty
@@ -156,10 +169,29 @@ public struct EvaluationReport: Sendable, Encodable {
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
             if !right && result.status != .failed {
+                if [.count, .digits, .date].contains(field.kind) { numericMisses += 1 }
                 misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
                                    confidence: reading.confidence, flagged: reading.flagged))
             }
         }
+    }
+
+    private mutating func tallySuggestion(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate, numericMisses: Int) {
+        guard result.status != .failed, !result.ruleFailures.isEmpty else { return }
+        var restored = false
+        if let top = result.suggestions.first {
+            let changed = Dictionary(top.changes.map { ($0.field, $0.to) }, uniquingKeysWith: { a, _ in a })
+            restored = template.fields.filter { [.count, .digits, .date].contains($0.kind) }.allSatisfy { field in
+                let value = changed[field.id] ?? result.reading(field.id)?.value ?? .empty
+                return Self.matches(value, truth.fields[field.id] ?? .empty, kind: field.kind)
+            }
+        }
+        suggestions.ruleFailureSheets += 1
+        if restored { suggestions.ruleFailureSheetsRestored += 1 }
+        guard numericMisses == 1 else { return }
+        suggestions.sheetsWithOneMisread += 1
+        if !result.suggestions.isEmpty { suggestions.suggested += 1 }
+        if restored { suggestions.topSuggestionRight += 1 }
     }
 
     private mutating func addDigits(written: String, read: String) {

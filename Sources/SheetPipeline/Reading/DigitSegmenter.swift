@@ -81,28 +81,49 @@ public struct DigitSegmenter: Sendable {
     /// - Parameter writingHeight: height in pixels of the space a digit is written in (the box).
     public func segment(_ components: [ComponentMask], writingHeight: Int) -> Segmentation {
         let small = Double(writingHeight) * strayShare
-        let isSmall = { (c: ComponentMask) in Double(c.bounds.width) < small && Double(c.bounds.height) < small }
+        func isSmall(_ r: PixelRect) -> Bool { Double(r.width) < small && Double(r.height) < small }
+        // A thin stroke can break into pieces when thresholded: a small piece within a few pixels of
+        // other ink belongs with it, so pieces are gathered before anything is called stray.
+        let pieces = Self.gathered(components, near: max(2, writingHeight / 12), when: { isSmall($0.bounds) || isSmall($1.bounds) })
         var glyphs: [Glyph] = []
-        for c in components.filter({ !isSmall($0) }).sorted(by: { $0.bounds.x < $1.bounds.x }) {
+        for piece in pieces.filter({ !isSmall($0.bounds) }).sorted(by: { $0.bounds.x < $1.bounds.x }) {
             if let last = glyphs.last,
-               Double(last.bounds.horizontalOverlap(c.bounds)) >= mergeOverlap * Double(min(last.bounds.width, c.bounds.width)) {
-                glyphs[glyphs.count - 1] = Glyph(last.components + [c])
+               Double(last.bounds.horizontalOverlap(piece.bounds)) >= mergeOverlap * Double(min(last.bounds.width, piece.bounds.width)) {
+                glyphs[glyphs.count - 1] = Glyph(last.components + piece.components)
             } else {
-                glyphs.append(Glyph([c]))
+                glyphs.append(piece)
             }
         }
         var stray: [ComponentMask] = []
-        for c in components where isSmall(c) {
+        for piece in pieces where isSmall(piece.bounds) {
             // A small piece over a digit, and near it vertically, is part of it (a 5's flag, a 7's bar).
-            let best = glyphs.indices.max { glyphs[$0].bounds.horizontalOverlap(c.bounds) < glyphs[$1].bounds.horizontalOverlap(c.bounds) }
-            if let i = best, Double(glyphs[i].bounds.horizontalOverlap(c.bounds)) >= 0.5 * Double(c.bounds.width),
-               c.bounds.y < glyphs[i].bounds.maxY + writingHeight / 8, c.bounds.maxY > glyphs[i].bounds.y - writingHeight / 8 {
-                glyphs[i] = Glyph(glyphs[i].components + [c])
+            let best = glyphs.indices.max { glyphs[$0].bounds.horizontalOverlap(piece.bounds) < glyphs[$1].bounds.horizontalOverlap(piece.bounds) }
+            if let i = best, Double(glyphs[i].bounds.horizontalOverlap(piece.bounds)) >= 0.5 * Double(piece.bounds.width),
+               piece.bounds.y < glyphs[i].bounds.maxY + writingHeight / 8, piece.bounds.maxY > glyphs[i].bounds.y - writingHeight / 8 {
+                glyphs[i] = Glyph(glyphs[i].components + piece.components)
             } else {
-                stray.append(c)
+                stray += piece.components
             }
         }
         return Segmentation(glyphs: glyphs, stray: stray)
+    }
+
+    /// Components joined into groups wherever two of them, allowed by `when`, come within `gap`
+    /// pixels of each other.
+    static func gathered(_ components: [ComponentMask], near gap: Int,
+                         when allowed: (ComponentMask, ComponentMask) -> Bool) -> [Glyph] {
+        var group = Array(components.indices)
+        func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
+        for i in components.indices {
+            for j in components.indices where j > i && allowed(components[i], components[j]) {
+                let a = components[i].bounds, b = components[j].bounds
+                let dx = max(0, max(a.x, b.x) - min(a.maxX, b.maxX)), dy = max(0, max(a.y, b.y) - min(a.maxY, b.maxY))
+                if dx <= gap && dy <= gap { group[root(j)] = root(i) }
+            }
+        }
+        return Dictionary(grouping: components.indices, by: root).values
+            .map { Glyph($0.sorted().map { components[$0] }) }
+            .sorted { $0.bounds.x < $1.bounds.x }
     }
 
     /// Ways to cut a wide glyph into two digits: at the column with the least ink in its middle part

@@ -1,4 +1,5 @@
 import DigitNet
+import Foundation
 import OCRKit
 import SheetModel
 
@@ -20,14 +21,21 @@ public final class HandwrittenDigitReader {
     /// The most alternatives a field carries (the value read included).
     public var alternativeCount = 4
 
+    /// When set, each field's cleaned ink is written here as `FIELD.hand.png` (for tuning).
+    public var debugFolder: String?
+
     public init(network: DigitNetwork) {
         self.network = network
+        debugFolder = ProcessInfo.processInfo.environment["STATSHEET_DEBUG_CELLS"]
     }
 
     /// The reading of one digit field (kind count, digits or date).
     public func read(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldReading {
         let cleaned = try cleaner.clean(field, in: cell)
         let boxHeight = cleaned.boxes.map(\.height).max() ?? cleaned.ink.height
+        if let debugFolder {
+            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.ink.encoded(as: .png)))
+        }
         let components = try cleaned.ink.componentMasks(minimumArea: 2)
         let segmentation = segmenter.segment(components, writingHeight: boxHeight)
         var notes: [String] = []
@@ -35,8 +43,10 @@ public final class HandwrittenDigitReader {
             notes.append("\(segmentation.stray.count) stray mark\(segmentation.stray.count == 1 ? "" : "s") ignored")
         }
         guard !segmentation.glyphs.isEmpty else {
-            // Stray marks alone leave some doubt whether something was meant; none leaves little.
-            return FieldReading(value: .empty, text: "", confidence: segmentation.stray.isEmpty ? 97 : 85, notes: notes)
+            // A speck or two leaves little doubt that nothing was written; more ink than that, some.
+            let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
+            let confidence = segmentation.stray.isEmpty ? 97.0 : strayInk < 0.02 ? 85 : 60
+            return FieldReading(value: .empty, text: "", confidence: confidence, notes: notes)
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []

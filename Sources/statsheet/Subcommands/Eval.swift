@@ -64,6 +64,10 @@ struct Eval: ParsableCommand {
         for b in r.calibration where b.fields > 0 {
             lines.append("  confidence \(String(b.low).leftPadded(2))–\(b.low + 9): \(String(b.fields).leftPadded(5)) fields, \(pct(b.accuracy)) right")
         }
+        let sg = r.suggestions
+        lines.append("rule failures: \(sg.ruleFailureSheets) sheets, \(sg.ruleFailureSheetsRestored) restored by the top suggestion;"
+            + " with exactly one numeric field misread: \(sg.sheetsWithOneMisread) sheets, \(sg.suggested) got a suggestion,"
+            + " top suggestion right on \(sg.topSuggestionRight)")
         if r.mustFlag > 0 {
             lines.append("crossed-out fields that must be flagged: \(r.mustFlag), not flagged: \(r.mustFlagMissed.count)"
                 + r.mustFlagMissed.map { "\n  NOT FLAGGED: \($0)" }.joined())
