@@ -34,6 +34,8 @@ public final class SheetScanner {
     public let options: ScanOptions
     private let recognizer: any FieldRecognizer
     private let detector = MarkerDetector()
+    /// Each template's rules, parsed the first time a sheet of it is read.
+    private var parsedRules: [String: ParsedRules] = [:]
     private let logger: Logger
 
     public init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions(),
@@ -90,14 +92,17 @@ public final class SheetScanner {
             stage("fields")
             logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
-            let failures = RuleCheck(template: template, values: values).failures()
+            let key = "\(template.id)@\(template.version)"
+            let rules = parsedRules[key] ?? ParsedRules(template)
+            parsedRules[key] = rules
+            let failures = RuleCheck(template: template, rules: rules, values: values).failures()
             // Clean only when nothing is flagged and every rule holds; nothing is ever corrected here.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
             result.ruleFailures = failures
             if !failures.isEmpty {
-                switch SuggestionSearch(template: template).search(fields) {
+                switch SuggestionSearch(template: template, rules: rules).search(fields) {
                 case .suggestion(let suggestion): result.suggestions = [suggestion]
                 case .inconsistent:
                     result.suggestionNote = "no plausible combination of the readings' alternatives satisfies the rules: the sheet itself may be inconsistent"

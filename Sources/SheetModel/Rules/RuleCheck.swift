@@ -10,20 +10,33 @@ public struct RuleFailure: Sendable, Equatable, Codable {
     public let fields: [String]
 }
 
+/// A template's rules, parsed once: a scanner keeps one per template rather than parsing every rule
+/// for every sheet.
+public struct ParsedRules: Sendable {
+    /// Each rule with its expression, or nil when it does not parse (`template check` reports why).
+    public let rules: [(spec: RuleSpec, expression: Expression?)]
+
+    public init(_ template: SheetTemplate) {
+        rules = (template.rules ?? []).map { ($0, try? RuleParser.parse($0.check)) }
+    }
+}
+
 /// Runs a template's rules over a sheet's readings.
 public struct RuleCheck {
     public let template: SheetTemplate
     public let evaluator: RuleEvaluator
+    private let parsed: ParsedRules
 
-    public init(template: SheetTemplate, values: [String: FieldValue], today: Date = Date()) {
+    public init(template: SheetTemplate, rules: ParsedRules? = nil, values: [String: FieldValue], today: Date = Date()) {
         self.template = template
+        self.parsed = rules ?? ParsedRules(template)
         self.evaluator = RuleEvaluator(values: values, fields: template.fields, today: today)
     }
 
     /// Every rule that does not hold (or cannot be evaluated on these readings).
     public func failures() -> [RuleFailure] {
-        (template.rules ?? []).compactMap { spec -> RuleFailure? in
-            guard let expression = try? RuleParser.parse(spec.check) else {
+        parsed.rules.compactMap { spec, expression -> RuleFailure? in
+            guard let expression else {
                 return RuleFailure(rule: spec.id, message: spec.message, detail: "the rule cannot be parsed", fields: [])
             }
             let fields = expandedFields(expression)

@@ -44,10 +44,10 @@ public struct SuggestionSearch {
     public var budget = 20_000
     private let rules: [Expression]
 
-    public init(template: SheetTemplate, today: Date = Date()) {
+    public init(template: SheetTemplate, rules: ParsedRules? = nil, today: Date = Date()) {
         self.template = template
         self.today = today
-        self.rules = (template.rules ?? []).compactMap { try? RuleParser.parse($0.check) }
+        self.rules = (rules ?? ParsedRules(template)).rules.compactMap(\.expression)
     }
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
