@@ -45,7 +45,7 @@ let package = Package(
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel", "OCRKit",
+                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,11 +1,12 @@
 import ArgumentParser
+import DigitNet
 import Foundation
 import OCRKit
 import SheetPipeline
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that Tesseract, Leptonica, language data and templates are in place.",
+        abstract: "Check that Tesseract, Leptonica, language data, the digit network and templates are in place.",
         discussion: "Exits with status 1 and a hint for each problem found.")
 
     @OptionGroup var templates: TemplateOptions
@@ -28,6 +29,12 @@ struct Doctor: ParsableCommand {
             print("OpenMP: OMP_THREAD_LIMIT=1 (Tesseract runs one thread per engine; statsheet sets this itself)")
         } else {
             print("OpenMP: OMP_THREAD_LIMIT=\(OpenMPLimit.current ?? "unset") — small cells will be read several times slower")
+        }
+        do {
+            let network = try DigitNetwork.bundled()
+            print("handwritten digits: network loaded, temperature \(network.temperature)")
+        } catch {
+            problems.append("\(error)\n    fix: keep the statsheet_DigitNet.resources folder beside the statsheet executable (swift build puts it there)")
         }
         do {
             let library = try templates.library()
