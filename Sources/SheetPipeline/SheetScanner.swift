@@ -84,7 +84,7 @@ public final class SheetScanner {
             let template = aligned.template
             let cells = template.fields.map { ($0, FieldCell(field: $0, from: gray, through: aligned.homography)) }
             stage("cells")
-            let fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
+            var fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
                 var reading = reading
                 reading.flagged = reading.confidence < options.minConfidence
                 return (id: field.id, reading: reading)
@@ -96,6 +96,14 @@ public final class SheetScanner {
             let rules = parsedRules[key] ?? ParsedRules(template)
             parsedRules[key] = rules
             let failures = RuleCheck(template: template, rules: rules, values: values).failures()
+            // A broken sum means one of its numbers is wrong, however confidently it was read: every
+            // field a failing rule reads is flagged, so no misread hides behind a high confidence.
+            for failure in failures {
+                for i in fields.indices where failure.fields.contains(fields[i].id) {
+                    fields[i].reading.flagged = true
+                    fields[i].reading.notes.append("in failing rule \(failure.rule)")
+                }
+            }
             // Clean only when nothing is flagged and every rule holds; nothing is ever corrected here.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,

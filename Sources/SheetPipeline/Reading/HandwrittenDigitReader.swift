@@ -12,7 +12,13 @@ import SheetModel
 /// data), so a confidence of 90 is right about nine times in ten.
 public final class HandwrittenDigitReader {
     private let network: DigitNetwork
-    public let cleaner = CellCleaner()
+    /// Pencil is lighter than pen: ink is anything darker than 78% of the paper here, where print
+    /// needs only 60%.
+    public var cleaner: CellCleaner = {
+        var cleaner = CellCleaner()
+        cleaner.inkRatio = 0.78
+        return cleaner
+    }()
     public var segmenter = DigitSegmenter()
     /// Strokes thinner than this share of the character's height are thickened before classification:
     /// the network learnt from MNIST, whose strokes are about an eighth of the digit's height, while a
