@@ -3,8 +3,10 @@
 
 Independent of the Swift code: it reads only the template JSON and a blank
 rendered sheet PNG (made by `statsheet template render ... --dpi D`), fills the
-fields with printed (DejaVu) text, distorts the whole page like a flatbed scan
-or a hand-held phone photo, and writes the image plus a `.truth.json`.
+fields with printed (DejaVu) text or, with `--fill hand`, with handwriting from
+writers the digit CNN never saw (sklearn's load_digits, held-out Debian fonts),
+distorts the whole page like a flatbed scan or a hand-held phone photo, and
+writes the image plus a `.truth.json`.
 
 See Tools/README.md for the profiles and the truth schema.
 """
@@ -482,12 +484,659 @@ def profile_phone(rng, page, gen, blank_dpi):
 
 
 # ----------------------------------------------------------------------------
+# hand fill (--fill hand): handwriting from writers the digit CNN never saw
+#
+# Two kinds of "writer", one per sheet:
+#   sklearn: sklearn.datasets.load_digits() (UCI optdigits test-set writers, 8x8,
+#            0..16). Each digit is upscaled (bicubic), cut at a fixed contrast
+#            level, thinned to its centre line and re-inked with the sheet's pen.
+#   font:    Debian handwriting fonts that train.py does not use (HAND_FONTS).
+#            Each glyph gets its own random elastic distortion, rotation, slant
+#            and scale, then is thinned and re-inked with the sheet's pen.
+# The digit CNN (Tools/digits/train.py) trained on MNIST and on the fonts in
+# TRAINING_FONT_DIRS; none of those is used here.
+
+HAND_FONTS = {  # name: (path, Debian package); all have real glyphs for 0-9 and A-z
+    "DancingScript-Regular": ("/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
+                              "fonts-dancingscript"),
+    "DancingScript-Bold": ("/usr/share/fonts/opentype/dancingscript/DancingScript-Bold.otf", "fonts-dancingscript"),
+    "KleeOne-Regular": ("/usr/share/fonts/truetype/klee/KleeOne-Regular.ttf", "fonts-klee"),
+    "KleeOne-SemiBold": ("/usr/share/fonts/truetype/klee/KleeOne-SemiBold.ttf", "fonts-klee"),
+    "Rufscript010": ("/usr/share/fonts/truetype/rufscript/Rufscript010.ttf", "fonts-rufscript"),
+    "setofont": ("/usr/share/fonts/truetype/seto/setofont.ttf", "fonts-seto"),
+    "YOzFont-RS": ("/usr/share/fonts/truetype/yozvox-yozfont/YOzRS_.ttf", "fonts-yozvox-yozfont"),
+    "YOzFont-BS": ("/usr/share/fonts/truetype/yozvox-yozfont/YOzBS_.ttf", "fonts-yozvox-yozfont"),
+    "YuseiMagic-Regular": ("/usr/share/fonts/truetype/yusei-magic/YuseiMagic-Regular.ttf", "fonts-yusei-magic"),
+}
+HAND_FONT_PACKAGES = ["fonts-klee", "fonts-rufscript", "fonts-dancingscript", "fonts-yusei-magic",
+                      "fonts-seto", "fonts-yozvox-yozfont"]
+# font folders of the CNN's training fonts (Tools/digits/train.py FONT_FILES): never used here
+TRAINING_FONT_DIRS = ["/bwht/", "/comic-neue/", "/breip/", "/fifthhorseman/", "/humor-sans/", "/sjfonts/"]
+assert not any(d in p for p, _ in HAND_FONTS.values() for d in TRAINING_FONT_DIRS)
+
+HAND_DATE_FIRST = datetime.date(2025, 8, 1)
+HAND_DATE_LAST = datetime.date(2026, 11, 15)
+
+PENS = {  # name: (share, base RGB, +- jitter, density range, width in mm)
+    "blue-ballpoint": (0.45, (28, 46, 150), 14, (0.85, 0.97), (0.45, 0.70)),
+    "black-pen": (0.40, (22, 22, 28), 14, (0.90, 1.00), (0.50, 0.85)),
+    "pencil": (0.15, (78, 78, 86), 10, (0.72, 0.86), (0.50, 0.80)),
+}
+
+_SKLEARN = None
+
+
+def sklearn_pool():
+    """load_digits() images by class, minus the few whose own neighbours disagree.
+
+    A digit is kept when at least 3 of its 5 nearest other digits (Euclidean on
+    the 64 values) have its label. This drops 24 of 1,797 images that are
+    ambiguous at 8x8 (mostly 8s and 9s), which a person filling a sheet would
+    not have written. No model is involved: the test must stay independent of
+    the CNN.
+    """
+    global _SKLEARN
+    if _SKLEARN is None:
+        from sklearn.datasets import load_digits
+        d = load_digits()
+        X = d.data.astype(np.float64)
+        y = d.target.astype(int)
+        sq = (X * X).sum(1)
+        dist = sq[:, None] + sq[None, :] - 2 * X @ X.T
+        np.fill_diagonal(dist, np.inf)
+        nn = np.argsort(dist, axis=1, kind="stable")[:, :5]
+        keep = (y[nn] == y[:, None]).sum(1) >= 3
+        by_class = {c: np.nonzero(keep & (y == c))[0] for c in range(10)}
+        _SKLEARN = (d.images.astype(np.float64), y, by_class, int((~keep).sum()))
+    return _SKLEARN
+
+
+def zhang_suen(img):
+    """Thin a boolean image to a 1-px centre line (Zhang & Suen 1984)."""
+    im = np.pad(img.astype(np.uint8), 1)
+    while True:
+        changed = False
+        for step in (0, 1):
+            c = im[1:-1, 1:-1]
+            p2, p3, p4 = im[:-2, 1:-1], im[:-2, 2:], im[1:-1, 2:]
+            p5, p6, p7 = im[2:, 2:], im[2:, 1:-1], im[2:, :-2]
+            p8, p9 = im[1:-1, :-2], im[:-2, :-2]
+            nb = [p2, p3, p4, p5, p6, p7, p8, p9, p2]
+            B = sum(n.astype(np.int32) for n in nb[:8])
+            A = sum(((nb[k] == 0) & (nb[k + 1] == 1)).astype(np.int32) for k in range(8))
+            if step == 0:
+                m = ((p2 & p4 & p6) == 0) & ((p4 & p6 & p8) == 0)
+            else:
+                m = ((p2 & p4 & p8) == 0) & ((p2 & p6 & p8) == 0)
+            rm = (c == 1) & (B >= 2) & (B <= 6) & (A == 1) & m
+            if rm.any():
+                changed = True
+                c[rm] = 0
+        if not changed:
+            return im[1:-1, 1:-1].astype(bool)
+
+
+def smooth_noise(rng, shape, sigma):
+    from scipy import ndimage as ndi
+    a = ndi.gaussian_filter(rng.standard_normal(shape), sigma, mode="wrap")
+    return a / max(1e-9, np.abs(a).max())
+
+
+class HandWriter:
+    """One writer and one pen for a whole sheet; draws into a float ink mask at blank resolution."""
+
+    def __init__(self, rng, kind, font, text_font, pen, dpi, shape):
+        self.rng = rng
+        self.kind = kind                    # "sklearn" | "font"
+        self.font = font                    # HAND_FONTS key (font writers)
+        self.text_font = text_font          # HAND_FONTS key for athlete/opponent
+        self.pen = pen
+        share, rgb, jit, dens, width_mm = PENS[pen]
+        self.ink = tuple(int(v) for v in np.clip(np.array(rgb) + rng.integers(-jit, jit + 1, 3), 0, 255))
+        self.density = float(rng.uniform(*dens))
+        self.pen_px = float(rng.uniform(*width_mm)) * dpi / 25.4
+        self.px_per_mm = dpi / 25.4
+        self.mask = np.zeros(shape, np.float32)
+        # habits
+        self.height_frac = float(rng.uniform(0.56, 0.80))      # digit height / box height
+        self.slant = float(rng.normal(0.12, 0.10))              # x-shear, + leans right
+        self.rot_habit = float(rng.normal(0, 2.0))              # degrees, + counter-clockwise
+        self.rot_sd = float(rng.uniform(1.0, 3.5))
+        self.aspect = float(rng.uniform(0.85, 1.15))
+        self.y_habit = float(rng.uniform(-0.05, 0.08))          # + writes low in the box
+        self.x_sd = float(rng.uniform(0.02, 0.06))
+        self.elastic = float(rng.uniform(0.025, 0.055)) if kind == "font" else 0.0
+        self.leading_zero_p = float(rng.choice([0.0, 0.25, 0.7], p=[0.5, 0.35, 0.15]))
+        self.left_box_p = float(rng.choice([0.0, 0.2], p=[0.8, 0.2]))
+        self.across_p = float(rng.choice([0.0, 0.25, 0.75], p=[0.55, 0.3, 0.15]))
+        self.touch_p = float(rng.uniform(0.03, 0.10))
+        self.check_style = str(rng.choice(["check", "x"], p=[0.65, 0.35]))
+        self.sources = {}                   # field id -> sklearn indices used (sklearn writers)
+        self._fonts = {}
+
+    def habits(self):
+        return {"digit_height_frac": round(self.height_frac, 3), "slant": round(self.slant, 3),
+                "rotation_habit_deg": round(self.rot_habit, 2), "aspect": round(self.aspect, 3),
+                "y_habit": round(self.y_habit, 3), "elastic": round(self.elastic, 3),
+                "leading_zero_p": self.leading_zero_p, "left_box_p": self.left_box_p,
+                "across_p": self.across_p, "touch_p": round(self.touch_p, 3)}
+
+    def pil_font(self, name, size):
+        key = (name, size)
+        if key not in self._fonts:
+            self._fonts[key] = ImageFont.truetype(HAND_FONTS[name][0], size)
+        return self._fonts[key]
+
+    # -- shapes: float images, ink 1.0, at a nominal resolution --------------
+
+    def font_shape(self, text, name, size=160):
+        f = self.pil_font(name, size)
+        l, t, r, b = f.getbbox(text, anchor="ls")
+        pad = size // 4
+        im = Image.new("L", (r - l + 2 * pad, b - t + 2 * pad), 0)
+        ImageDraw.Draw(im).text((pad - l, pad - t), text, fill=255, font=f, anchor="ls")
+        return np.asarray(im, np.float64) / 255.0
+
+    def sklearn_shape(self, digit, fid):
+        images, _, by_class, _ = sklearn_pool()
+        i = int(self.rng.choice(by_class[digit]))
+        self.sources.setdefault(fid, []).append(i)
+        from scipy import ndimage as ndi
+        a = np.pad(images[i] / max(1.0, images[i].max()), 2)
+        z = np.clip(ndi.zoom(a, 16.0, order=3, mode="grid-constant", grid_mode=True), 0, 1)
+        # Contrast cut: ink where the upscaled value is above 0.25 and not in a local dip
+        # (below its 1-cell neighbourhood mean). A plain cut fills the small loops
+        # of 8s, 9s and 6s, which at 8x8 are a dim cell, not an empty one.
+        return ((z > 0.25) & (z >= ndi.gaussian_filter(z, 16.0))).astype(np.float64)
+
+    def warp_shape(self, a, rot_deg, slant, sx, sy, elastic, level):
+        """Rotate/slant/scale (and elastically distort) a shape; crop to its ink (> level)."""
+        from scipy import ndimage as ndi
+        h, w = a.shape
+        t = math.radians(rot_deg)
+        # forward map about the centre: scale, then shear (top goes right for slant>0), then rotate
+        S = np.array([[sx, 0], [0, sy]])
+        Sh = np.array([[1, -slant], [0, 1]])
+        R = np.array([[math.cos(t), math.sin(t)], [-math.sin(t), math.cos(t)]])
+        F = R @ Sh @ S
+        Fi = np.linalg.inv(F)
+        corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ F.T
+        ow = int(math.ceil(np.ptp(corners[:, 0]))) + 8
+        oh = int(math.ceil(np.ptp(corners[:, 1]))) + 8
+        yy, xx = np.mgrid[0:oh, 0:ow].astype(np.float64)
+        px, py = xx - ow / 2, yy - oh / 2
+        srcx = Fi[0, 0] * px + Fi[0, 1] * py + w / 2
+        srcy = Fi[1, 0] * px + Fi[1, 1] * py + h / 2
+        if elastic > 0:
+            sig = 0.12 * max(h, w)
+            amp = elastic * max(h, w)
+            srcx = srcx + amp * smooth_noise(self.rng, (oh, ow), sig)
+            srcy = srcy + amp * smooth_noise(self.rng, (oh, ow), sig)
+        out = ndi.map_coordinates(a, [srcy, srcx], order=1, mode="constant", cval=0.0)
+        ys, xs = np.nonzero(out > level)
+        if ys.size == 0:
+            return out[:1, :1] * 0
+        return out[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+
+    def to_pen(self, shape, height_px, level, width_px=None):
+        """Scale a shape to height_px, thin it to its centre line and draw it with the pen."""
+        h, w = shape.shape
+        k = height_px / max(1, h)
+        nw, nh = max(1, int(round(w * k))), max(1, int(round(h * k)))
+        small = np.asarray(Image.fromarray(shape.astype(np.float32), "F").resize((nw, nh), Image.BILINEAR))
+        r = int(math.ceil((width_px or self.pen_px) / 2 + 2))
+        blob = np.pad(small > level, r)
+        skel = zhang_suen(blob)
+        return self.ink_from_skeleton(skel, width_px)
+
+    def ink_from_skeleton(self, skel, width_px=None):
+        from scipy import ndimage as ndi
+        wpx = width_px or self.pen_px
+        if not skel.any():
+            return np.zeros(skel.shape, np.float32)
+        dist = ndi.distance_transform_edt(~skel)
+        ink = np.clip(wpx / 2 + 0.5 - dist, 0, 1)
+        # pressure / ink flow along the stroke
+        if self.pen == "pencil":
+            grain = np.clip(0.65 + 0.35 * self.rng.random(skel.shape), 0, 1)
+            grain = ndi.gaussian_filter(grain, 0.6)
+            ink = ink * grain * float(self.rng.uniform(0.8, 1.0))
+        else:
+            lo = 0.72 if self.pen == "blue-ballpoint" else 0.88
+            flow = lo + (1 - lo) * (0.5 + 0.5 * smooth_noise(self.rng, skel.shape, 3 * wpx))
+            ink = ink * flow
+        return ink.astype(np.float32)
+
+    def digit_ink(self, ch, height_px, fid):
+        """Ink patch for one digit whose ink is height_px tall (before the pen's own width)."""
+        rot = self.rot_habit + self.rng.normal(0, self.rot_sd)
+        slant = self.slant + self.rng.normal(0, 0.05)
+        sx = self.aspect * self.rng.uniform(0.93, 1.07)
+        if self.kind == "sklearn":
+            shape = self.sklearn_shape(int(ch), fid)
+            level = 0.5
+            shape = self.warp_shape(shape, rot * 0.5, slant * 0.5, sx, 1.0, 0.0, level)
+        else:
+            shape = self.font_shape(ch, self.font)
+            level = 0.45
+            shape = self.warp_shape(shape, rot, slant, sx, 1.0, self.elastic, level)
+        return self.to_pen(shape, max(8, height_px - self.pen_px), level)
+
+    # -- drawing into the page mask -------------------------------------------
+
+    def paste(self, patch, cx, cy):
+        """Put a patch with its ink bbox centred at (cx, cy); returns the ink bbox in page px."""
+        ys, xs = np.nonzero(patch > 0.05)
+        if ys.size == 0:
+            return None
+        bx0, bx1, by0, by1 = xs.min(), xs.max() + 1, ys.min(), ys.max() + 1
+        ox = int(round(cx - (bx0 + bx1) / 2))
+        oy = int(round(cy - (by0 + by1) / 2))
+        return self.paste_at(patch, ox, oy)
+
+    def paste_at(self, patch, ox, oy):
+        H, W = self.mask.shape
+        h, w = patch.shape
+        x0, y0, x1, y1 = max(0, ox), max(0, oy), min(W, ox + w), min(H, oy + h)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        sub = patch[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+        np.maximum(self.mask[y0:y1, x0:x1], sub, out=self.mask[y0:y1, x0:x1])
+        ys, xs = np.nonzero(patch > 0.05)
+        return (ox + xs.min(), oy + ys.min(), ox + xs.max() + 1, oy + ys.max() + 1)
+
+    def polyline_ink(self, strokes, width_px=None):
+        """Pen strokes given as lists of (x, y) page points; returns (patch, ox, oy)."""
+        wpx = width_px or self.pen_px
+        pts = np.concatenate([np.asarray(s, float) for s in strokes])
+        r = int(math.ceil(wpx / 2 + 3))
+        ox, oy = int(math.floor(pts[:, 0].min())) - r, int(math.floor(pts[:, 1].min())) - r
+        w = int(math.ceil(pts[:, 0].max())) + r - ox + 1
+        h = int(math.ceil(pts[:, 1].max())) + r - oy + 1
+        im = Image.new("1", (w, h), 0)
+        d = ImageDraw.Draw(im)
+        for s in strokes:
+            d.line([(x - ox, y - oy) for x, y in s], fill=1, width=1)
+        skel = np.asarray(im, dtype=bool)
+        return self.ink_from_skeleton(skel, wpx), ox, oy
+
+    def draw_strokes(self, strokes, width_px=None):
+        patch, ox, oy = self.polyline_ink(strokes, width_px)
+        return self.paste_at(patch, ox, oy)
+
+
+def bezier(p0, p1, p2, n=24):
+    t = np.linspace(0, 1, n)[:, None]
+    p0, p1, p2 = (np.asarray(p, float) for p in (p0, p1, p2))
+    return ((1 - t) ** 2 * p0 + 2 * (1 - t) * t * p1 + t ** 2 * p2).tolist()
+
+
+class HandFiller:
+    """Fills a sheet with one HandWriter; records the handwriting cases per field."""
+
+    def __init__(self, rng, writer, sx, sy):
+        self.rng = rng
+        self.w = writer
+        self.sx, self.sy = sx, sy
+        self.cases = {"one_per_box": [], "across_boxes": [], "right_box_only": [], "left_box_only": [],
+                      "leading_zero": [], "empty": [], "touching": {}, "crossed_out": {}, "stray_marks": []}
+        self.ink_boxes = {}          # field id -> list of ink bboxes (page px)
+
+    def px(self, x, y):
+        return x * self.sx, y * self.sy
+
+    def comb_boxes(self, fld):
+        x, y, w, h = fld["rect"]
+        n = fld.get("combs") or 1
+        return [(self.px(x + w * i / n, y) + self.px(x + w * (i + 1) / n, y + h)) for i in range(n)]
+
+    def field_box(self, fld):
+        x, y, w, h = fld["rect"]
+        return self.px(x, y) + self.px(x + w, y + h)
+
+    def _record(self, fid, bb):
+        if bb is not None:
+            self.ink_boxes.setdefault(fid, []).append(bb)
+
+    def digit_in_box(self, fid, ch, box, touch=None, scale=1.0):
+        """One digit roughly centred in box; touch = edge whose line it should touch or cross."""
+        x0, y0, x1, y1 = box
+        bw, bh = x1 - x0, y1 - y0
+        rng, w = self.rng, self.w
+        hgt = bh * w.height_frac * scale * rng.uniform(0.92, 1.08)
+        patch = w.digit_ink(ch, hgt, fid)
+        ys, xs = np.nonzero(patch > 0.05)
+        if ys.size == 0:
+            return None
+        gw, gh = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+        if gw > 0.86 * bw and touch is None:  # too wide for the box: a writer squeezes it
+            patch = w.digit_ink(ch, hgt * 0.84 * bw / gw, fid)
+            ys, xs = np.nonzero(patch > 0.05)
+            gw, gh = xs.max() - xs.min() + 1, ys.max() - ys.min() + 1
+        cx = (x0 + x1) / 2 + rng.normal(0, w.x_sd) * bw
+        cy = (y0 + y1) / 2 + (w.y_habit + rng.normal(0, 0.03)) * bh
+        line = 4.0 * self.sx / (300 / 72)  # printed box line width in px (1 pt)
+        m = line + 0.04 * bw
+        cx = min(max(cx, x0 + m + gw / 2), x1 - m - gw / 2) if gw < bw - 2 * m else (x0 + x1) / 2
+        cy = min(max(cy, y0 + m + gh / 2), y1 - m - gh / 2) if gh < bh - 2 * m else (y0 + y1) / 2
+        if touch is not None:
+            over = rng.uniform(-0.3, 1.0) * line + rng.uniform(0, 0.06) * bh  # beyond the inner line edge
+            if touch == "bottom":
+                cy = y1 - gh / 2 + over
+            elif touch == "top":
+                cy = y0 + gh / 2 - over
+            elif touch == "left":
+                cx = x0 + gw / 2 - over
+            elif touch == "right":
+                cx = x1 - gw / 2 + over
+        bb = self.w.paste(patch, cx, cy)
+        self._record(fid, bb)
+        return bb
+
+    def number_across(self, fid, s, fbox, scale=1.0):
+        """A number written as one group centred on the field, ignoring the comb divider."""
+        x0, y0, x1, y1 = fbox
+        bw, bh = x1 - x0, y1 - y0
+        rng, w = self.rng, self.w
+        hgt = bh * w.height_frac * scale * rng.uniform(0.92, 1.08)
+        patches = [w.digit_ink(ch, hgt * rng.uniform(0.95, 1.05), fid) for ch in s]
+        widths = []
+        for p in patches:
+            xs = np.nonzero((p > 0.05).any(0))[0]
+            widths.append(xs.max() - xs.min() + 1 if xs.size else 0)
+        gap = rng.uniform(0.04, 0.22) * hgt
+        total = sum(widths) + gap * (len(s) - 1)
+        if total > 0.9 * bw:
+            k = 0.9 * bw / total
+            patches = [w.digit_ink(ch, hgt * k, fid) for ch in s]
+            widths = [int(np.ptp(np.nonzero((p > 0.05).any(0))[0])) + 1 for p in patches]
+            gap *= k
+            total = sum(widths) + gap * (len(s) - 1)
+        cx = (x0 + x1) / 2 + rng.normal(0, 0.04) * bw
+        cy = (y0 + y1) / 2 + (w.y_habit + rng.normal(0, 0.03)) * bh
+        cx = min(max(cx, x0 + total / 2 + 0.03 * bw), x1 - total / 2 - 0.03 * bw)
+        left = cx - total / 2
+        bbs = []
+        for p, gw in zip(patches, widths):
+            bb = w.paste(p, left + gw / 2, cy + rng.normal(0, 0.02) * bh)
+            self._record(fid, bb)
+            bbs.append(bb)
+            left += gw + gap
+        return bbs
+
+    def fill_count(self, fld, value):
+        fid = fld["id"]
+        if value is None:
+            self.cases["empty"].append(fid)
+            return
+        boxes = self.comb_boxes(fld)
+        n = len(boxes)
+        s = str(value)
+        rng, w = self.rng, self.w
+        if len(s) > n:
+            raise ValueError("%s=%s does not fit %d combs" % (fid, value, n))
+        layout = "one_per_box"
+        if len(s) < n:
+            r = rng.random()
+            if r < w.leading_zero_p:
+                s = s.rjust(n, "0")
+                self.cases["leading_zero"].append(fid)
+            elif rng.random() < w.left_box_p:
+                layout = "left_box_only"
+            else:
+                layout = "right_box_only"
+        if len(str(value)) == n and n > 1 and rng.random() < w.across_p:
+            layout = "across_boxes"
+        touch = None
+        if layout != "across_boxes" and rng.random() < w.touch_p:
+            touch = str(rng.choice(["bottom", "top", "left", "right"], p=[0.4, 0.25, 0.2, 0.15]))
+        self.cases[layout].append(fid)
+        if layout == "across_boxes":
+            self.number_across(fid, s, self.field_box(fld))
+            return
+        if layout == "left_box_only":
+            targets = boxes[:len(s)]
+        else:
+            targets = boxes[n - len(s):]
+        k_touch = int(rng.integers(0, len(targets))) if touch else -1
+        if touch == "left":
+            k_touch = 0      # the outer left edge, or the divider for a right-box digit
+        elif touch == "right":
+            k_touch = len(targets) - 1
+        for k, (ch, box) in enumerate(zip(s, targets)):
+            t = touch if k == k_touch else None
+            self.digit_in_box(fid, ch, box, touch=t)
+        if touch:
+            self.cases["touching"][fid] = touch
+
+    def cross_out(self, fld, value, struck):
+        """Write `struck` in the boxes, strike it, write the correction beside it."""
+        fid = fld["id"]
+        rng, w = self.rng, self.w
+        boxes = self.comb_boxes(fld)
+        n = len(boxes)
+        s = str(struck)
+        targets = boxes[n - len(s):]
+        bbs = [self.digit_in_box(fid, ch, box) for ch, box in zip(s, targets)]
+        bbs = [b for b in bbs if b is not None]
+        x0 = min(b[0] for b in bbs); y0 = min(b[1] for b in bbs)
+        x1 = max(b[2] for b in bbs); y1 = max(b[3] for b in bbs)
+        bw, bh = x1 - x0, y1 - y0
+        style = str(rng.choice(["scribble", "lines", "x"], p=[0.45, 0.35, 0.2]))
+        j = lambda s: rng.normal(0, s)
+        if style == "scribble":
+            k = int(rng.integers(4, 9))
+            pts = []
+            for i in range(k + 1):
+                yy = y0 - 0.05 * bh + (1.1 * bh) * i / k + j(0.03 * bh)
+                xx = (x0 - 0.1 * bw if i % 2 == 0 else x1 + 0.1 * bw) + j(0.05 * bw)
+                pts.append((xx, yy))
+            strokes = [pts]
+        elif style == "lines":
+            k = int(rng.integers(1, 3))
+            strokes = []
+            for i in range(k):
+                yy = y0 + bh * (0.5 if k == 1 else 0.35 + 0.3 * i) + j(0.05 * bh)
+                strokes.append(bezier((x0 - 0.15 * bw, yy + j(0.08 * bh)), ((x0 + x1) / 2, yy + j(0.06 * bh)),
+                                      (x1 + 0.15 * bw, yy + j(0.08 * bh))))
+        else:
+            strokes = [[(x0 - 0.08 * bw, y0 - 0.05 * bh), (x1 + 0.08 * bw, y1 + 0.05 * bh)],
+                       [(x1 + 0.08 * bw, y0 - 0.05 * bh), (x0 - 0.08 * bw, y1 + 0.05 * bh)]]
+        self._record(fid, w.draw_strokes(strokes))
+        fx0, fy0, fx1, fy1 = self.field_box(fld)
+        where = "right_of_field"
+        if len(s) == 1 and len(str(value)) == 1 and n > 1 and rng.random() < 0.3:
+            where = "left_box"
+            self.digit_in_box(fid, str(value), boxes[0])
+        else:
+            gap_w = 32 * self.sx  # empty space to the right of every count field (template)
+            box = (fx1 + 0.06 * gap_w, fy0 - 0.05 * (fy1 - fy0), fx1 + 0.80 * gap_w, fy1)
+            sv = str(value)
+            if len(sv) == 1:
+                self.digit_in_box(fid, sv, box, scale=0.85)
+            else:
+                self.number_across(fid, sv, box, scale=0.75)
+        self.cases["crossed_out"][fid] = {"struck": s, "strike": style, "correction_at": where}
+
+    def fill_date(self, fld, iso):
+        d = datetime.date.fromisoformat(iso)
+        for ch, box in zip(d.strftime("%m%d%y"), self.comb_boxes(fld)):
+            self.digit_in_box(fld["id"], ch, box)
+
+    def fill_text(self, fld, text):
+        if not text:
+            return
+        rng, w = self.rng, self.w
+        x0, y0, x1, y1 = self.field_box(fld)
+        bw, bh = x1 - x0, y1 - y0
+        shape = w.font_shape(text, w.text_font, size=120)
+        f = w.pil_font(w.text_font, 120)
+        cap = -f.getbbox("H", anchor="ls")[1]
+        rot = rng.normal(0, 1.0)
+        shape = w.warp_shape(shape, rot, w.slant * 0.6, w.aspect, 1.0, 0.006, 0.45)
+        k = rng.uniform(0.42, 0.55) * bh / cap
+        th, tw = shape.shape[0] * k, shape.shape[1] * k
+        if tw > 0.94 * bw:
+            k *= 0.94 * bw / tw
+        if th > 0.9 * bh:
+            k *= 0.9 * bh / th
+        patch = w.to_pen(shape, shape.shape[0] * k, 0.45)
+        ys, xs = np.nonzero(patch > 0.05)
+        gw, gh = np.ptp(xs) + 1, np.ptp(ys) + 1
+        cx = x0 + rng.uniform(0.02, 0.06) * bw + gw / 2
+        cy = (y0 + y1) / 2 + rng.normal(0.05, 0.05) * bh
+        cy = min(max(cy, y0 + gh / 2 + 0.04 * bh), y1 - gh / 2 - 0.04 * bh) if gh < 0.92 * bh else (y0 + y1) / 2
+        self._record(fld["id"], w.paste(patch, cx, cy))
+
+    def fill_checkbox(self, fld, on):
+        if not on:
+            return
+        rng, w = self.rng, self.w
+        x0, y0, x1, y1 = self.field_box(fld)
+        bw, bh = x1 - x0, y1 - y0
+        j = lambda s=0.06: rng.normal(0, s) * bw
+        if w.check_style == "check":
+            a = (x0 + 0.18 * bw + j(), y0 + 0.55 * bh + j())
+            b = (x0 + 0.42 * bw + j(), y0 + 0.85 * bh + j())
+            top = (x0 + rng.uniform(0.85, 1.25) * bw + j(), y0 + rng.uniform(-0.35, 0.15) * bh + j())
+            strokes = [bezier(a, ((a[0] + b[0]) / 2 - 0.03 * bw, (a[1] + b[1]) / 2 + 0.05 * bh), b, 10) +
+                       bezier(b, ((b[0] + top[0]) / 2 - 0.08 * bw, (b[1] + top[1]) / 2 + 0.02 * bh), top, 16)]
+        else:
+            ins = rng.uniform(0.05, 0.25)
+            strokes = [bezier((x0 + ins * bw + j(), y0 + ins * bh + j()), ((x0 + x1) / 2 + j(), (y0 + y1) / 2 + j()),
+                              (x1 - ins * bw + j(), y1 - ins * bh + j()), 12),
+                       bezier((x1 - ins * bw + j(), y0 + ins * bh + j()), ((x0 + x1) / 2 + j(), (y0 + y1) / 2 + j()),
+                              (x0 + ins * bw + j(), y1 - ins * bh + j()), 12)]
+        self._record(fld["id"], w.draw_strokes(strokes))
+
+    def stray_mark(self, fld):
+        """A pen dot or short tick near a field's digits (never on them) or inside an empty box."""
+        rng, w = self.rng, self.w
+        fid = fld["id"]
+        x0, y0, x1, y1 = self.field_box(fld)
+        bw, bh = x1 - x0, y1 - y0
+        kind = str(rng.choice(["dot", "tick"], p=[0.6, 0.4]))
+        occupied = self.ink_boxes.get(fid, [])
+        clear = 0.12 * bh
+        for _ in range(40):
+            if rng.random() < 0.75:  # inside the box
+                cx, cy = rng.uniform(x0 + 0.1 * bw, x1 - 0.1 * bw), rng.uniform(y0 + 0.12 * bh, y1 - 0.12 * bh)
+                inside = True
+            else:  # just outside, in the margin around the box
+                side = rng.integers(0, 4)
+                cx = [x0 - 0.06 * bw, x1 + 0.06 * bw, rng.uniform(x0, x1), rng.uniform(x0, x1)][side]
+                cy = [rng.uniform(y0, y1), rng.uniform(y0, y1), y0 - 0.1 * bh, y1 + 0.1 * bh][side]
+                inside = False
+            ok = all(not (b[0] - clear < cx < b[2] + clear and b[1] - clear < cy < b[3] + clear) for b in occupied)
+            if ok:
+                break
+        else:
+            return
+        if kind == "dot":
+            r = rng.uniform(0.2, 0.9) * w.pen_px
+            strokes = [[(cx, cy), (cx + r, cy + rng.normal(0, 0.3) * r)]]
+        else:
+            L = rng.uniform(0.08, 0.22) * bh
+            a = rng.uniform(0, math.pi)
+            strokes = [bezier((cx - L / 2 * math.cos(a), cy - L / 2 * math.sin(a)),
+                              (cx + rng.normal(0, 0.15) * L, cy + rng.normal(0, 0.15) * L),
+                              (cx + L / 2 * math.cos(a), cy + L / 2 * math.sin(a)), 8)]
+        w.draw_strokes(strokes)
+        self.cases["stray_marks"].append({"field": fid, "kind": kind, "inside_box": bool(inside),
+                                          "in_empty_field": not occupied})
+
+    def composite(self, base_img):
+        base = np.asarray(base_img, dtype=np.float32)
+        a = np.clip(self.w.mask, 0, 1)[..., None] * self.w.density
+        ink = np.array(self.w.ink, dtype=np.float32) / 255.0
+        out = base * (1.0 - a * (1.0 - ink))
+        return Image.fromarray(np.clip(out + 0.5, 0, 255).astype(np.uint8), "RGB")
+
+
+def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
+    """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
+    values = conform_to_template(invent_game(rng), template)
+    days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
+    values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
+
+    if args.writers == "mixed":
+        kind = "sklearn" if index % 2 == 1 else "font"
+    else:
+        kind = "sklearn" if args.writers == "sklearn" else "font"
+    names = sorted(HAND_FONTS)
+    font = str(rng.choice(names))
+    text_font = font
+    pen_names = list(PENS)
+    pen = str(rng.choice(pen_names, p=[PENS[p][0] for p in pen_names]))
+    writer = HandWriter(rng, kind, font if kind == "font" else None, text_font, pen, args.dpi,
+                        (blank.size[1], blank.size[0]))
+    filler = HandFiller(rng, writer, sx, sy)
+
+    fields = {f["id"]: f for f in template["fields"]}
+    counts = [f["id"] for f in template["fields"] if f["kind"] == "count" and values[f["id"]] is not None]
+    # about one crossed-out field in four sheets
+    crossed = str(rng.choice(counts)) if counts and rng.random() < 0.25 else None
+    for fld in template["fields"]:
+        fid, kind_ = fld["id"], fld["kind"]
+        v = values[fid]
+        if kind_ in ("count", "digits"):
+            if fid == crossed:
+                struck = v
+                while struck == v:
+                    struck = int(max(0, v + rng.choice([-3, -2, -1, 1, 2, 3, 10, -10])))
+                    struck = min(struck, 99)
+                filler.cross_out(fld, v, struck)
+            else:
+                filler.fill_count(fld, v)
+        elif kind_ == "date":
+            filler.fill_date(fld, v)
+        elif kind_ == "text":
+            filler.fill_text(fld, v)
+        elif kind_ == "checkbox":
+            filler.fill_checkbox(fld, v)
+        else:
+            raise ValueError("unknown field kind %r" % kind_)
+    # stray marks: none on ~40% of sheets, else 1-4, near count fields (and in empty ones)
+    n_stray = 0 if rng.random() < 0.4 else int(rng.integers(1, 5))
+    count_ids = [f["id"] for f in template["fields"] if f["kind"] == "count"]
+    for _ in range(n_stray):
+        empty = [i for i in count_ids if values[i] is None]
+        fid = str(rng.choice(empty)) if empty and rng.random() < 0.35 else str(rng.choice(count_ids))
+        filler.stray_mark(fields[fid])
+    page = filler.composite(blank)
+
+    if kind == "sklearn":
+        _, _, by_class, dropped = sklearn_pool()
+        wdesc = {"kind": "sklearn", "source": "sklearn.datasets.load_digits",
+                 "pool": "%d of 1797 (dropped %d whose 5 nearest neighbours disagree)"
+                         % (sum(len(v) for v in by_class.values()), dropped),
+                 "text_font": text_font, "text_font_package": HAND_FONTS[text_font][1],
+                 "digit_indices": writer.sources}
+    else:
+        wdesc = {"kind": "font", "font": font, "font_package": HAND_FONTS[font][1],
+                 "text_font": text_font}
+    wdesc.update(writer.habits())
+    gen = {"seed": args.seed, "index": index, "profile": profile, "fill": "hand", "writer": wdesc,
+           "pen": pen, "ink_rgb": list(writer.ink), "ink_density": round(writer.density, 3),
+           "pen_width_px": round(writer.pen_px, 2), "checkbox_mark": writer.check_style,
+           "blank_dpi": args.dpi}
+    cases = filler.cases
+    extra = {"leading_zero_fields": cases["leading_zero"],
+             "expect_flag": sorted(cases["crossed_out"]),
+             "cases": cases}
+    return values, page, gen, extra
+
+
+# ----------------------------------------------------------------------------
 
 def make_sheet(index, args, template, blank, sx, sy):
     rng = np.random.default_rng([args.seed, index])
     profile = args.profile
     if profile == "mixed":
         profile = "scan" if rng.random() < 0.4 else "phone"
+    if args.fill == "hand":
+        values, page, gen, extra = hand_sheet(rng, index, args, template, blank, sx, sy, profile)
+        return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
     values = conform_to_template(invent_game(rng), template)
 
     font_name = str(rng.choice(FONTS))
@@ -524,6 +1173,12 @@ def make_sheet(index, args, template, blank, sx, sy):
            "ink": ink_name, "ink_rgb": list(ink), "ink_density": round(density, 3),
            "digit_height_frac": round(filler.digit_frac, 3), "checkbox_mark": filler.check_style,
            "blank_dpi": args.dpi}
+    extra = {"leading_zero_fields": filler.leading_zero_fields}
+    return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
+
+
+def finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy):
+    """Distort the filled page with the profile, write the image and its truth JSON."""
     if profile == "clean":
         img, H, fmt, save = profile_clean(rng, page, gen)
         save = {"optimize": True, "dpi": (args.dpi, args.dpi)}
@@ -533,7 +1188,7 @@ def make_sheet(index, args, template, blank, sx, sy):
         img, H, fmt, save = profile_phone(rng, page, gen, args.dpi)
     else:
         raise ValueError(profile)
-    gen["leading_zero_fields"] = filler.leading_zero_fields
+    gen.update(extra)
 
     # page points -> final image pixels
     Hp = H @ np.diag([sx, sy, 1.0])
@@ -583,6 +1238,11 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--start", type=int, default=1, help="first sheet number (default 1)")
     ap.add_argument("--profile", choices=["mixed", "scan", "phone", "clean"], default="mixed")
+    ap.add_argument("--fill", choices=["printed", "hand"], default="printed",
+                    help="printed: DejaVu text (default); hand: held-out handwriting (needs scikit-learn, scipy "
+                         "and the fonts in HAND_FONTS)")
+    ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts"], default="mixed",
+                    help="hand fill only: odd sheets sklearn writers, even sheets font writers (mixed), or one kind")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
                     help="also write sheet-NNN.overlay.png (debug: mapped field rects; do not commit)")
@@ -601,6 +1261,11 @@ def main():
     if abs(sx - want) / want > 0.01 or abs(sy - want) / want > 0.01:
         sys.exit("error: blank is %dx%d px but page %gx%g pt at %g dpi should be %dx%d; pass the right --dpi"
                  % (blank.size[0], blank.size[1], pwpt, phpt, args.dpi, round(pwpt * want), round(phpt * want)))
+    if args.fill == "hand":
+        missing = [p for p, _ in HAND_FONTS.values() if not os.path.exists(p)]
+        if missing:
+            sys.exit("error: missing handwriting fonts: %s\ninstall: apt-get install %s"
+                     % (", ".join(missing), " ".join(HAND_FONT_PACKAGES)))
     os.makedirs(args.out, exist_ok=True)
     for i in range(args.start, args.start + args.count):
         name, prof = make_sheet(i, args, template, blank, sx, sy)
