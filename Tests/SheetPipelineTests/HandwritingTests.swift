@@ -74,7 +74,7 @@ import Testing
         let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
         for field in template.fields where [.count, .date].contains(field.kind) {
-            let reading = try reader.read(field, try cell(field, of: page))
+            let reading = try reader.read(field, try cell(field, of: page)).reading
             #expect(reading.value == Fixtures.game[field.id] ?? .empty, "\(field.id)")
             guard reading.value != .empty else { continue }
             // Confidence is the probability of the value read, the first alternative.
@@ -100,7 +100,7 @@ import Testing
         let x = left.insetBy(6, 6)
         page.drawLine(from: (px(x.x), px(x.y)), to: (px(x.maxX), px(x.maxY)), width: 4, color: .black)
         page.drawLine(from: (px(x.maxX), px(x.y)), to: (px(x.x), px(x.maxY)), width: 4, color: .black)
-        let reading = try HandwrittenDigitReader(network: try DigitNetwork.bundled()).read(field, try cell(field, of: page))
+        let reading = try HandwrittenDigitReader(network: try DigitNetwork.bundled()).read(field, try cell(field, of: page)).reading
         #expect(reading.confidence < 70, "read \(reading.value) at \(reading.confidence)")
     }
 
@@ -121,10 +121,10 @@ import Testing
         let empty = try #require(template.fields.first { $0.id == "ot.saves" })
         try page.fill(PixelRect(x: px(empty.boxes[1].center.x), y: px(empty.boxes[1].center.y), width: 4, height: 4), color: .black)
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
-        let sixteen = try reader.read(across, try cell(across, of: page))
+        let sixteen = try reader.read(across, try cell(across, of: page)).reading
         #expect(sixteen.value == .integer(16))
         #expect(sixteen.confidence >= 70)
-        let dot = try reader.read(empty, try cell(empty, of: page))
+        let dot = try reader.read(empty, try cell(empty, of: page)).reading
         #expect(dot.value == .empty)
         #expect(dot.confidence >= 70)
     }

@@ -12,13 +12,7 @@ import SheetModel
 /// data), so a confidence of 90 is right about nine times in ten.
 public final class HandwrittenDigitReader {
     private let network: DigitNetwork
-    /// Pencil is lighter than pen: ink is anything darker than 78% of the paper here, where print
-    /// needs only 60%.
-    public var cleaner: CellCleaner = {
-        var cleaner = CellCleaner()
-        cleaner.inkRatio = 0.78
-        return cleaner
-    }()
+    public var cleaner = HandwritingCleaner()
     public var segmenter = DigitSegmenter()
     /// Strokes thinner than this share of the character's height are thickened before classification:
     /// the network learnt from MNIST, whose strokes are about an eighth of the digit's height, while a
@@ -35,15 +29,41 @@ public final class HandwrittenDigitReader {
         debugFolder = ProcessInfo.processInfo.environment["STATSHEET_DEBUG_CELLS"]
     }
 
-    /// The reading of one digit field (kind count, digits or date).
-    public func read(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldReading {
-        let cleaned = try cleaner.clean(field, in: cell)
-        let boxHeight = cleaned.boxes.map(\.height).max() ?? cleaned.ink.height
-        if let debugFolder {
-            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.ink.encoded(as: .png)))
+    /// A field's reading and the heights of the characters it was read from.
+    public struct FieldResult {
+        public var reading: FieldReading
+        public var glyphHeights: [Int]
+    }
+
+    /// Characters shorter than this share of the sheet's median character height are doubted: a tick
+    /// of the pen in an empty box reads as a confident "1" on its own, but is far smaller than what the
+    /// same hand wrote elsewhere on the sheet.
+    public var smallGlyphShare = 0.6
+
+    /// Reads a sheet's digit fields, then doubts the ones written much smaller than the rest.
+    public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
+        let results = try fields.map { try read($0.field, $0.cell) }
+        let heights = results.flatMap(\.glyphHeights).sorted()
+        guard heights.count >= 5 else { return results.map(\.reading) }
+        let median = Double(heights[heights.count / 2])
+        return results.map { result in
+            var reading = result.reading
+            if let smallest = result.glyphHeights.min(), Double(smallest) < smallGlyphShare * median {
+                reading.confidence = min(reading.confidence, 50)
+                reading.notes.append("a mark much smaller than the sheet's other digits")
+            }
+            return reading
         }
-        let components = try cleaned.ink.componentMasks(minimumArea: 2)
-        let segmentation = segmenter.segment(components, writingHeight: boxHeight)
+    }
+
+    /// The reading of one digit field (kind count, digits or date).
+    public func read(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldResult {
+        let cleaned = try cleaner.clean(field, in: cell)
+        let boxHeight = cleaned.boxes.map(\.height).max() ?? cleaned.image.height
+        if let debugFolder {
+            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.image.encoded(as: .png)))
+        }
+        let segmentation = segmenter.segment(cleaned.components, writingHeight: boxHeight)
         var notes: [String] = []
         if !segmentation.stray.isEmpty {
             notes.append("\(segmentation.stray.count) stray mark\(segmentation.stray.count == 1 ? "" : "s") ignored")
@@ -52,7 +72,7 @@ public final class HandwrittenDigitReader {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
             let confidence = segmentation.stray.isEmpty ? 97.0 : strayInk < 0.02 ? 85 : 60
-            return FieldReading(value: .empty, text: "", confidence: confidence, notes: notes)
+            return FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: [])
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
@@ -79,7 +99,8 @@ public final class HandwrittenDigitReader {
         let best = candidates.first?.digits ?? ""
         guard let top = values.first else {
             let why = field.kind == .date ? "'\(best)' is not a date written MM DD YY" : "no digits read in the ink"
-            return FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why])
+            return FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
+                               glyphHeights: segmentation.glyphs.map(\.bounds.height))
         }
         var confidence = 100 * top.probability
         if unclear > 0 {
@@ -93,7 +114,7 @@ public final class HandwrittenDigitReader {
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
                                    confidence: confidence, notes: notes)
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return reading
+        return FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height))
     }
 
     /// The network's eleven probabilities for one character.

@@ -36,7 +36,7 @@ public final class SheetFieldReader: FieldRecognizer {
         let decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
         lastWriting = decided
         guard decided == .hand else { return readings }
-        for i in numeric { readings[i] = try handwritten.read(fields[i].field, fields[i].cell) }
+        for (i, reading) in zip(numeric, try handwritten.read(numeric.map { fields[$0] })) { readings[i] = reading }
         return readings
     }
 
