@@ -11,14 +11,16 @@ public enum Writing: String, Sendable, CaseIterable, Codable {
 }
 
 /// Reads a whole sheet: text and checkboxes with the printed reader (Tesseract), numbers with
-/// Tesseract when they are printed and with the digit network when they are handwritten.
+/// Tesseract when they are printed — checked against the digit network — and with the digit network
+/// when they are handwritten.
 public final class SheetFieldReader: FieldRecognizer {
     public let printed: PrintedFieldReader
     public let handwritten: HandwrittenDigitReader
     public var writing: Writing
     /// In `auto`, a sheet is taken as printed when at least this share of its written numbers got a
-    /// Tesseract confidence of `printedConfidence` or more.
-    public var printedShare = 0.8
+    /// Tesseract confidence of `printedConfidence` or more. Measured on the committed sets: printed
+    /// sheets 0.95–1.0, hand-filled ones 0–0.91.
+    public var printedShare = 0.93
     public var printedConfidence = 90.0
 
     /// What the last `read` decided, for the scan's report.
@@ -35,8 +37,19 @@ public final class SheetFieldReader: FieldRecognizer {
         let numeric = fields.indices.filter { [.count, .digits, .date].contains(fields[$0].field.kind) }
         let decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
         lastWriting = decided
-        guard decided == .hand else { return readings }
-        for (i, reading) in zip(numeric, try handwritten.read(numeric.map { fields[$0] })) { readings[i] = reading }
+        let hand = try handwritten.read(numeric.map { fields[$0] })
+        for (i, handReading) in zip(numeric, hand) {
+            if decided == .hand {
+                readings[i] = handReading
+            } else if handReading.value != readings[i].value {
+                // Print read by Tesseract, checked by the network, which reads print well too: where the
+                // two differ (a sheet judged printed that was not, a smudged digit) the field is doubted.
+                readings[i].confidence = min(readings[i].confidence, 50)
+                readings[i].notes.append("the handwriting reader read \(handReading.value)")
+                readings[i].alternatives = [Alternative(value: readings[i].value, probability: 0.5),
+                                            Alternative(value: handReading.value, probability: 0.5)]
+            }
+        }
         return readings
     }
 
