@@ -46,6 +46,18 @@ import Testing
         #expect(s.changes.first?.to == .integer(4))
     }
 
+    @Test func aCheckboxRuleNoAlternativeCanMendDoesNotBlockTheSums() throws {
+        // Both context boxes read unchecked (a rule only a person can settle) and q2.shots misread.
+        var readings = Self.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40)])])
+        for i in readings.indices where readings[i].id.hasPrefix("context.") {
+            readings[i].reading = FieldReading(value: .boolean(false), text: "", confidence: 99)
+        }
+        let outcome = Self.search(readings)
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["q2.shots"])
+        #expect(s.changes.first?.to == .integer(10))
+    }
+
     @Test func refusesToInventAFixThePaperDoesNotHave() {
         // The stat keeper's own slip: shots written 11 where saves 7 + goals 3 = 10, and no alternative
         // of any doubtful field makes the sheet add up.

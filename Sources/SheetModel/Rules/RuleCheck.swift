@@ -49,14 +49,7 @@ public struct RuleCheck {
         }
     }
 
-    private func expandedFields(_ e: Expression) -> [String] {
-        var seen: [String] = []
-        for ref in e.fieldReferences {
-            let ids = ref.contains("*") ? template.fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
-            for id in ids where !seen.contains(id) { seen.append(id) }
-        }
-        return seen
-    }
+    private func expandedFields(_ e: Expression) -> [String] { e.fieldIDs(in: template.fields) }
 
     /// The values behind a failed rule: both sides of a comparison with their totals, else the fields.
     func detail(_ e: Expression) -> String {
@@ -100,3 +93,15 @@ public struct RuleCheck {
 }
 
 import Foundation
+
+extension Expression {
+    /// The ids of the fields the expression reads, patterns (`conference.*`) expanded over `fields`.
+    public func fieldIDs(in fields: [FieldSpec]) -> [String] {
+        var seen: [String] = []
+        for ref in fieldReferences {
+            let ids = ref.contains("*") ? fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
+            for id in ids where !seen.contains(id) { seen.append(id) }
+        }
+        return seen
+    }
+}

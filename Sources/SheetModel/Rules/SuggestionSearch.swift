@@ -40,7 +40,7 @@ public enum SuggestionOutcome: Sendable, Equatable {
 public struct SuggestionSearch {
     public let template: SheetTemplate
     public let today: Date
-    public var plausibility = 1e-3
+    public var plausibility = 1e-6
     public var budget = 20_000
     private let rules: [Expression]
 
@@ -52,11 +52,17 @@ public struct SuggestionSearch {
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
         var values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
-        guard !holds(values) else { return .consistent }
+        guard !holds(values, rules) else { return .consistent }
 
         // Only fields with alternatives can change; each one's options are its alternatives, best first.
         let variable = readings.filter { $0.reading.alternatives.count > 1 }
         guard !variable.isEmpty else { return .noAlternatives }
+        // Rules on fields that cannot change (a checkbox) are left to the person: a failing one must not
+        // stop the search from mending the sums.
+        let changeable = Set(variable.map(\.id))
+        let rules = self.rules.filter { !Set($0.fieldIDs(in: template.fields)).isDisjoint(with: changeable) }
+        // What fails reads no field that could change: no alternative can mend it.
+        guard !holds(values, rules) else { return .inconsistent }
         let options = variable.map { $0.reading.alternatives.sorted { $0.probability > $1.probability } }
         func probability(_ choice: [Int]) -> Double {
             zip(options, choice).reduce(1) { $0 * $1.0[$1.1].probability }
@@ -73,7 +79,7 @@ public struct SuggestionSearch {
         while let (p, choice) = heap.pop(), visited < budget, p >= floor {
             visited += 1
             for (entry, (list, index)) in zip(variable, zip(options, choice)) { values[entry.id] = list[index].value }
-            if holds(values) {
+            if holds(values, rules) {
                 let changes = zip(variable, zip(options, choice)).compactMap { entry, pair -> Suggestion.Change? in
                     let (list, index) = pair
                     let to = list[index]
@@ -92,7 +98,7 @@ public struct SuggestionSearch {
         return .inconsistent
     }
 
-    private func holds(_ values: [String: FieldValue]) -> Bool {
+    private func holds(_ values: [String: FieldValue], _ rules: [Expression]) -> Bool {
         let evaluator = RuleEvaluator(values: values, fields: template.fields, today: today)
         return rules.allSatisfy { (try? evaluator.evaluate($0)) == .boolean(true) }
     }

@@ -19,7 +19,7 @@ public final class HandwrittenDigitReader {
     /// ballpoint line in a 30-point box is a thirtieth.
     public var strokeShare = 0.12
     /// The most alternatives a field carries (the value read included).
-    public var alternativeCount = 4
+    public var alternativeCount = 6
 
     /// When set, each field's cleaned ink is written here as `FIELD.hand.png` (for tuning).
     public var debugFolder: String?
