@@ -133,9 +133,20 @@ FONT_FILES = [  # Debian packages: fonts-bwht fonts-comic-neue fonts-breip
     "/usr/share/fonts/truetype/humor-sans/Humor-Sans.ttf",
     "/usr/share/fonts/truetype/sjfonts/Delphine.ttf",
     "/usr/share/fonts/truetype/sjfonts/SteveHand.ttf",
+    # Print (fonts-dejavu-core): the "1" with a flag and a base, the closed "4", the serif "7" —
+    # shapes people also write, and that the handwriting fonts above lack.
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Italic.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
 ]
 FONT_PACKAGES = ["fonts-bwht", "fonts-comic-neue", "fonts-breip",
-                 "fonts-dkg-handwriting", "fonts-humor-sans", "fonts-sjfonts"]
+                 "fonts-dkg-handwriting", "fonts-humor-sans", "fonts-sjfonts", "fonts-dejavu-core"]
 
 
 def load_mnist():
@@ -242,6 +253,56 @@ def none_boxlines(rng):
             pts = [(pos, a), (pos + tilt, b)]
         _stroke(d, sc, pts, rng.uniform(1, 2.5), int(255 * rng.uniform(0.5, 1)))
     return _down(im)
+
+
+# ---------------------------------------------------------------------------
+# synthetic pen-stroke "1" and "7": the shapes that MNIST has few of and people confuse most
+# ---------------------------------------------------------------------------
+def synth_one(rng):
+    """A stem, slanted like handwriting; usually a flag from its top going down-left (20-65 deg,
+    at most 45 % of the height: shorter and steeper than a 7's bar); sometimes a base."""
+    im, d, sc = _canvas()
+    h, slant, w = rng.uniform(16, 24), rng.uniform(-0.1, 0.35), rng.uniform(1.0, 3.0)
+    top = (14 + slant * h / 2 + rng.uniform(-1, 1), 14 - h / 2)
+    bottom = (top[0] - slant * h, 14 + h / 2)
+    _stroke(d, sc, [top, bottom], w)
+    if rng.random() < 0.8:
+        ang, ln = np.radians(rng.uniform(20, 65)), rng.uniform(0.12, 0.45) * h
+        _stroke(d, sc, [top, (top[0] - ln * np.cos(ang), top[1] + ln * np.sin(ang))], w)
+    if rng.random() < 0.3:
+        half = rng.uniform(0.15, 0.3) * h
+        _stroke(d, sc, [(bottom[0] - half, bottom[1]), (bottom[0] + half, bottom[1] + rng.uniform(-0.5, 0.5))], w)
+    return preprocess(_down(im))
+
+
+def synth_seven(rng):
+    """A near-horizontal bar (within 12 deg, at least 45 % of the height long) and a stem from its
+    right end down to the left; sometimes a crossbar, sometimes a small hook down at the bar's start."""
+    im, d, sc = _canvas()
+    h, w = rng.uniform(16, 24), rng.uniform(1.0, 3.0)
+    ln = rng.uniform(0.45, 0.8) * h
+    tilt = np.radians(rng.uniform(-12, 8))
+    left = (14 - ln / 2 + rng.uniform(-1, 1), 14 - h / 2)
+    right = (left[0] + ln * np.cos(tilt), left[1] + ln * np.sin(tilt))
+    foot = (right[0] - rng.uniform(0.15, 0.5) * h, 14 + h / 2)
+    bend = rng.uniform(-1.5, 1.5)
+    stem = [(right[0] + (foot[0] - right[0]) * t + t * (1 - t) * bend, right[1] + (foot[1] - right[1]) * t)
+            for t in np.linspace(0, 1, 6)]
+    _stroke(d, sc, [left, right], w)
+    _stroke(d, sc, stem, w)
+    if rng.random() < 0.25:
+        my = right[1] + 0.5 * (foot[1] - right[1])
+        mx = right[0] + 0.5 * (foot[0] - right[0])
+        _stroke(d, sc, [(mx - 0.2 * h, my), (mx + 0.2 * h, my)], w)
+    if rng.random() < 0.15:
+        _stroke(d, sc, [left, (left[0], left[1] + rng.uniform(0.1, 0.2) * h)], w)
+    return preprocess(_down(im))
+
+
+def make_ones_sevens(rng, n):
+    xs = [synth_one(rng) if i % 2 == 0 else synth_seven(rng) for i in range(n)]
+    ys = [1 if i % 2 == 0 else 7 for i in range(n)]
+    return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
 def _digit_raw(rng, pool):
@@ -493,7 +554,7 @@ def flag_stats(z, y, t, thr=0.7):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=HERE)
+    ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "Sources", "DigitNet", "Model"))
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--threads", type=int, default=2)
@@ -543,7 +604,8 @@ def main():
     # ---- model ----
     model = build_model(torch, nn)
     bs = 128
-    n_epoch = mnist_repeats * len(trx) + font_repeats * len(fx) + n_none_epoch
+    n_strokes_epoch = 800   # synthetic 1s and 7s, new ones every epoch
+    n_epoch = mnist_repeats * len(trx) + font_repeats * len(fx) + n_none_epoch + n_strokes_epoch
     steps = (n_epoch + bs - 1) // bs
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs,
@@ -562,8 +624,9 @@ def main():
     for ep in range(args.epochs):
         rng_ep = np.random.default_rng([args.seed, ep])
         nx, _ = make_none(rng_ep, n_none_epoch, pool_train)
-        ex = np.concatenate([trx] * mnist_repeats + [fx] * font_repeats + [nx])
-        ey = np.concatenate([try_] * mnist_repeats + [fy] * font_repeats + [np.full(n_none_epoch, NONE)])
+        sx, sy = make_ones_sevens(rng_ep, n_strokes_epoch)
+        ex = np.concatenate([trx] * mnist_repeats + [fx] * font_repeats + [nx, sx])
+        ey = np.concatenate([try_] * mnist_repeats + [fy] * font_repeats + [np.full(n_none_epoch, NONE), sy])
         perm = rng_ep.permutation(len(ey))
         ex, ey = torch.from_numpy(ex[perm]).unsqueeze(1), torch.from_numpy(ey[perm])
         model.train()
@@ -717,6 +780,7 @@ def main():
             "font_files": [os.path.basename(p) for p in FONT_FILES],
             "font_debian_packages": FONT_PACKAGES,
             "none_generated_per_epoch": n_none_epoch,
+            "synthetic_ones_sevens_per_epoch": n_strokes_epoch,
             "none_kinds_and_weights": dict(zip(NONE_KINDS, NONE_WEIGHTS)),
             "validation_none": int(len(v_none)),
             "heldout_writers": "sklearn.datasets.load_digits(), %d images 8x8, never trained on" % len(hy),
