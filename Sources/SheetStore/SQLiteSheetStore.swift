@@ -110,6 +110,7 @@ public final class SQLiteSheetStore: SheetStore {
         ]
         let names = columns.keys.sorted()
         let sheetID: Int64
+        var replaced = false
         if let id = try Int64.fetchOne(db, sql: """
             INSERT INTO sheets (sha256, \(names.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: names.count)))
             ON CONFLICT (sha256) DO NOTHING RETURNING id
@@ -124,6 +125,10 @@ public final class SQLiteSheetStore: SheetStore {
             try db.execute(sql: "UPDATE sheets SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                            arguments: StatementArguments(names.map { columns[$0]! } + [sheetID]))
             try db.execute(sql: "DELETE FROM field_readings WHERE sheet_id = ?", arguments: [sheetID])
+            replaced = true
+        }
+        func outcome(_ gameLog: GameLogOutcome) -> RecordOutcome {
+            replaced ? .replaced(sheetID: sheetID, gameLog: gameLog) : .stored(sheetID: sheetID, gameLog: gameLog)
         }
         let specs = Dictionary(sheet.fields.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (position, field) in r.fields.enumerated() {
@@ -140,14 +145,14 @@ public final class SQLiteSheetStore: SheetStore {
         }
         try db.execute(sql: "DELETE FROM scan_failures WHERE path = ? OR sha256 = ?", arguments: [sheet.path, sheet.sha256])
 
-        guard let draft = sheet.gameLog else { return .stored(sheetID: sheetID, gameLog: .none) }
+        guard let draft = sheet.gameLog else { return outcome(.none) }
         if let kept = try Row.fetchOne(db, sql: "SELECT id, approved_by FROM game_logs WHERE sheet_id = ?", arguments: [sheetID]) {
             // A re-read keeps a game log a person approved; one made by policy is made again.
             let approvedBy: String? = kept["approved_by"]
-            if let approvedBy, approvedBy != policy.approver { return .stored(sheetID: sheetID, gameLog: .approved(id: kept["id"])) }
+            if let approvedBy, approvedBy != policy.approver { return outcome(.approved(id: kept["id"])) }
             try deleteGameLog(id: kept["id"], in: db)
         }
-        return .stored(sheetID: sheetID, gameLog: try insertGameLog(draft, sheetID: sheetID, status: r.status, policy: policy, at: now, in: db))
+        return outcome(try insertGameLog(draft, sheetID: sheetID, status: r.status, policy: policy, at: now, in: db))
     }
 
     private static func deleteGameLog(id: Int64, in db: Database) throws {

@@ -82,6 +82,8 @@ public struct ApprovalPolicy: Sendable, Equatable {
 public enum RecordOutcome: Sendable, Equatable {
     /// Stored now, with what became of its game log.
     case stored(sheetID: Int64, gameLog: GameLogOutcome)
+    /// Already stored and read again (`replace`): readings replaced, with what became of its game log.
+    case replaced(sheetID: Int64, gameLog: GameLogOutcome)
     /// This content was already stored; nothing changed.
     case alreadyStored(sheetID: Int64, status: SheetStatus)
 }

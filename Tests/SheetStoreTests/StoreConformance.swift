@@ -73,12 +73,13 @@ enum StoreConformance {
 
     static func sheetID(_ outcome: RecordOutcome) -> Int64 {
         switch outcome {
-        case .stored(let id, _), .alreadyStored(let id, _): id
+        case .stored(let id, _), .replaced(let id, _), .alreadyStored(let id, _): id
         }
     }
 
     static func gameLog(_ outcome: RecordOutcome) -> GameLogOutcome? {
         if case .stored(_, let g) = outcome { return g }
+        if case .replaced(_, let g) = outcome { return g }
         return nil
     }
 
@@ -208,7 +209,7 @@ enum StoreConformance {
         let id = sheetID(first)
         let reread = try await store.record(sheet(hash: "6", quarters: [[5, 5, 0, 1], [1, 1, 0, 1], [1, 1, 0, 1], [1, 1, 0, 1]]),
                                             policy: ApprovalPolicy(), replace: true)
-        guard case .stored(id, .approved(let logID)) = reread else { Issue.record("\(reread)"); return }
+        guard case .replaced(id, .approved(let logID)) = reread else { Issue.record("\(reread)"); return }
         #expect(try await store.sheets(status: nil).map(\.status) == [.clean])
         #expect(try await store.readings(sheetID: id).first { $0.field == "q1.shots" }?.reading.value == .integer(5))
         #expect(try await store.gameLogs(sheetID: nil).count == 1)

@@ -94,6 +94,24 @@ import Testing
         #expect(c.failures == 0)
         Self.expectWhole(c)
         #expect(try CLITests.run(["sheets", "--db", db]).stdout.contains("3 sheets"))
+
+        // --reread reads stored sheets again and replaces them in place.
+        let reread = try CLITests.run(["scan", "--reread", "--db", db, folder.path])
+        #expect(reread.stdout.contains("stored in \(db): 0 new sheets, 3 read again"), "\(reread.stdout)")
+        #expect(try Self.counts(db) == c)
+    }
+
+    /// STATSHEET_DB names the store when --db is not given.
+    @Test func storeFromTheEnvironment() throws {
+        let folder = try Self.sampleFolder(1)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("env.sqlite").path
+        let p = Self.process(["scan", folder.path])
+        p.environment = ProcessInfo.processInfo.environment.merging(["STATSHEET_DB": db]) { _, new in new }
+        try p.run()
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(try Self.counts(db).sheets == 1)
     }
 
     @Test func dryRunStoresNothing() throws {
@@ -225,7 +243,7 @@ import Testing
         let db = folder.appendingPathComponent("store.sqlite").path
         let outputs = [folder.appendingPathComponent("a.txt"), folder.appendingPathComponent("b.txt")]
         let processes = try outputs.map { out in
-            FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
             let p = Self.process(["scan", "--jobs", "1", "--db", db, folder.path])
             p.standardOutput = try FileHandle(forWritingTo: out)
             return p

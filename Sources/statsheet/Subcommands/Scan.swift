@@ -121,12 +121,13 @@ struct Scan: AsyncParsableCommand {
         let values = Dictionary(result.fields.map { ($0.id, $0.reading.value) }, uniquingKeysWith: { a, _ in a })
         let sheet = NewSheet(sha256: sha256, path: path, scannedAt: Date(), result: result, fields: template?.fields ?? [],
                              gameLog: template?.gameLog?.draft(from: values, defaults: defaults))
-        switch try await store.record(sheet, policy: policy, replace: reread) {
+        let outcome = try await store.record(sheet, policy: policy, replace: reread)
+        switch outcome {
         case .alreadyStored:
             // Another process stored the same content between our look-up and now.
             summary.raced += 1
-        case .stored(_, let gameLog):
-            summary.stored += 1
+        case .stored(_, let gameLog), .replaced(_, let gameLog):
+            if case .replaced = outcome { summary.replaced += 1 } else { summary.stored += 1 }
             switch gameLog {
             case .none: break
             case .approved: summary.approved += 1

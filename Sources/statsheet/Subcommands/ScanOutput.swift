@@ -108,6 +108,8 @@ struct ScanSummary {
     /// Read, then found stored by another process before this one could store them.
     var raced = 0
     var stored = 0, approved = 0, waiting = 0
+    /// Already stored and read again (--reread).
+    var replaced = 0
 
     mutating func count(_ status: SheetStatus) {
         switch status {
@@ -124,7 +126,9 @@ struct ScanSummary {
                             files, files == 1 ? "" : "s", read, clean, review, failed, alreadyStored + raced, seconds,
                             seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
         if let store {
-            lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), \(approved) game log\(approved == 1 ? "" : "s") approved, "
+            lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), "
+                         + (replaced > 0 ? "\(replaced) read again, " : "")
+                         + "\(approved) game log\(approved == 1 ? "" : "s") approved, "
                          + "\(waiting) waiting for review ('statsheet sheets'), \(failed) failure\(failed == 1 ? "" : "s") recorded")
         } else {
             lines.append("dry run: nothing stored")
