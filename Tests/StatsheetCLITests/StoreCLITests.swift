@@ -101,6 +101,27 @@ import Testing
         #expect(try Self.counts(db) == c)
     }
 
+    /// On a terminal (here util-linux `script`'s pseudo-terminal) a progress bar with rate and ETA is drawn.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script")))
+    func progressBarOnlyOnATerminal() throws {
+        let folder = try Self.sampleFolder(2)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let command = [CLITests.binary.path, "scan", "--dry-run", "--jobs", "2", folder.path].map { "'\($0)'" }.joined(separator: " ")
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        p.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardInput = FileHandle.nullDevice
+        try p.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        p.waitUntilExit()
+        #expect(p.terminationStatus == 0)
+        #expect(text.contains("2/2  "), "\(text)")
+        #expect(text.contains("sheets/s  ETA 0:00"), "\(text)")
+        #expect(text.contains("2 sheets: 2 read"))
+    }
+
     /// STATSHEET_DB names the store when --db is not given.
     @Test func storeFromTheEnvironment() throws {
         let folder = try Self.sampleFolder(1)
@@ -121,6 +142,7 @@ import Testing
         let r = try CLITests.run(["scan", "--dry-run", "--db", db, folder.path])
         #expect(r.status == 0)
         #expect(r.stdout.contains("dry run: nothing stored"))
+        #expect(!r.stderr.contains("sheets/s"), "no progress bar when output is piped")
         #expect(!FileManager.default.fileExists(atPath: db))
         let games = try CLITests.run(["games", "--db", db])
         #expect(games.status == 1)
