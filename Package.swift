@@ -2,7 +2,8 @@
 import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
-// SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network).
+// SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
+// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -13,6 +14,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         // Tesseract's C API and Leptonica, seen through one shim header.
@@ -42,19 +44,23 @@ let package = Package(
             name: "SheetPipeline",
             dependencies: ["SheetModel", "OCRKit", "DigitNet", .product(name: "Logging", package: "swift-log")]
         ),
+        // Sheets, readings, corrections and game logs: the `SheetStore` protocol and its SQLite backend.
+        .target(name: "SheetStore", dependencies: ["SheetModel", .product(name: "GRDB", package: "GRDB.swift")]),
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet",
+                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "SheetModelTests", dependencies: ["SheetModel"]),
         .testTarget(name: "DigitNetTests", dependencies: ["DigitNet"]),
+        // The store conformance suite (written against the protocol), run here against SQLite files.
+        .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
-        .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet"]),
+        .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet", "SheetStore", .product(name: "GRDB", package: "GRDB.swift")]),
     ],
     swiftLanguageModes: [.v6]
 )

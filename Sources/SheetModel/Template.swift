@@ -65,8 +65,8 @@ public struct PageSize: Sendable, Equatable, Codable {
 /// A sheet template, format 1: the one description from which the blank sheet is printed and
 /// filled sheets are read. See `Templates/README.md` for the contract.
 ///
-/// Keys this version does not use (`gameLog`, …) are ignored when decoding, so later versions of
-/// statsheet can add them without breaking older readers.
+/// Keys this version does not use are ignored when decoding, so later versions of statsheet can add
+/// them without breaking older readers.
 public struct SheetTemplate: Sendable, Equatable, Codable {
     public static let supportedFormat = 1
 
@@ -79,11 +79,14 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
     public var labels: [PrintedLabel]?
     /// Checks a filled sheet must pass (see `RuleParser` for the expression language).
     public var rules: [RuleSpec]?
+    /// How a read sheet becomes a game log in the store; nil when it does not.
+    public var gameLog: GameLogSpec?
 
     public init(format: Int = SheetTemplate.supportedFormat, id: String, version: Int, title: String,
-                page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil, rules: [RuleSpec]? = nil) {
+                page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil, rules: [RuleSpec]? = nil,
+                gameLog: GameLogSpec? = nil) {
         self.format = format; self.id = id; self.version = version; self.title = title
-        self.page = page; self.fields = fields; self.labels = labels; self.rules = rules
+        self.page = page; self.fields = fields; self.labels = labels; self.rules = rules; self.gameLog = gameLog
     }
 
     public func field(_ id: String) -> FieldSpec? { fields.first { $0.id == id } }

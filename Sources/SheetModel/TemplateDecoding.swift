@@ -71,7 +71,7 @@ extension SheetTemplate {
                 problems.append("fields '\(fields[i].id)' and '\(fields[j].id)' overlap")
             }
         }
-        return problems + ruleProblems()
+        return problems + ruleProblems() + (gameLog?.problems(fields: fields) ?? [])
     }
 
     /// Rules that do not parse, read unknown fields, mix types, or can never hold.

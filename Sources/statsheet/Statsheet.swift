@@ -1,15 +1,16 @@
 import ArgumentParser
 
 /// The root command holds only configuration; each subcommand lives in Subcommands/.
-struct Statsheet: ParsableCommand {
+struct Statsheet: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "statsheet",
         abstract: "Read photos and scans of paper stat sheets into checked game data.",
         discussion: """
             Print a blank sheet with 'statsheet template render', fill it in at the game, then photograph \
-            or scan it and run 'statsheet scan'. Fields read with confidence under 70 are flagged for review.
+            or scan it and run 'statsheet scan'. Fields read with confidence under 70 are flagged for review; \
+            clean sheets become game logs in the store ('statsheet games'), the rest wait ('statsheet sheets').
             """,
         version: "0.1.0",
-        subcommands: [Scan.self, Eval.self, TemplateCommand.self, Doctor.self]
+        subcommands: [Scan.self, Games.self, Sheets.self, Eval.self, TemplateCommand.self, Doctor.self]
     )
 }

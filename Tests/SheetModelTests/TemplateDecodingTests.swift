@@ -113,7 +113,7 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     }
 
     @Test func unknownKeysAreIgnoredForForwardCompatibility() throws {
-        let data = try Self.json { o in o["gameLog"] = ["athlete": "athlete"]; o["printing"] = ["duplex": true] }
+        let data = try Self.json { o in o["scoreboard"] = ["home": "athlete"]; o["printing"] = ["duplex": true] }
         #expect(try SheetTemplate.decode(data).id == "tiny")
     }
 }

@@ -47,9 +47,10 @@ import Testing
     @Test func helpListsEveryCommand() throws {
         let r = try Self.run(["--help"])
         #expect(r.status == 0)
-        for command in ["scan", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
+        for command in ["scan", "games", "sheets", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
         let scan = try Self.run(["scan", "--help"])
-        for option in ["--template", "--json", "--overlay", "--min-confidence", "--max-megapixels"] {
+        for option in ["--template", "--json", "--overlay", "--min-confidence", "--max-megapixels", "--db", "--jobs", "--dry-run",
+                       "--reread", "--review-all", "--athlete", "--opponent", "--context"] {
             #expect(scan.stdout.contains(option), "\(option) missing from scan help")
         }
     }
@@ -98,7 +99,7 @@ import Testing
         FileManager.default.createFile(atPath: truncated, contents: pngData.prefix(pngData.count / 2))
         let missing = folder.appendingPathComponent("missing.png").path
 
-        let r = try Self.run(["scan", "--json", good, empty, text, truncated, missing, blank])
+        let r = try Self.run(["scan", "--dry-run", "--json", good, empty, text, truncated, missing, blank])
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 6)
@@ -121,7 +122,7 @@ import Testing
 
     @Test func tableOutputShowsTheGridAndSummary() throws {
         let good = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/clean-300dpi/sheet-002.png").path
-        let r = try Self.run(["scan", good])
+        let r = try Self.run(["scan", "--dry-run", good])
         #expect(r.status == 0)
         #expect(r.stdout.contains("shots"))
         #expect(r.stdout.contains("total"))
@@ -132,7 +133,7 @@ import Testing
         let folder = try Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let good = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/clean-300dpi/sheet-003.png").path
-        let r = try Self.run(["scan", good, "--overlay", folder.path])
+        let r = try Self.run(["scan", "--dry-run", good, "--overlay", folder.path])
         #expect(r.status == 0)
         let overlay = folder.appendingPathComponent("sheet-003.overlay.jpg")
         #expect(try Data(contentsOf: overlay).prefix(2) == Data([0xFF, 0xD8]))

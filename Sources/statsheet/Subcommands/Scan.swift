@@ -3,18 +3,23 @@ import Foundation
 import Logging
 import SheetModel
 import SheetPipeline
+import SheetStore
 
-struct Scan: ParsableCommand {
+struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Read stat sheet images: every field with its value and confidence.",
+        abstract: "Read stat sheet images into the store: every field with its value and confidence.",
         discussion: """
             PATH may be image files (PNG, JPEG, TIFF, WebP) or folders, which are searched recursively. \
-            A file that cannot be read is reported with its reason and the others are still read; the \
-            exit status is 1 when any file failed.
+            Files are read in parallel (--jobs) and stored in the SQLite store (--db, STATSHEET_DB, default \
+            ./statsheet.sqlite) once each, by the SHA-256 of their bytes: a file already stored is not read \
+            again, one whose reading failed is tried again. Game logs of clean sheets are approved at once; \
+            sheets that need review wait ('statsheet sheets'). A file that cannot be read is reported with \
+            its reason and the others are still read; the exit status is 1 when any file failed.
             """)
 
     @OptionGroup var templates: TemplateOptions
     @OptionGroup var writing: WritingOptions
+    @OptionGroup var store: StoreOptions
     @Argument(help: ArgumentHelp("Image files or folders of them.", valueName: "path")) var paths: [String]
     @Option(help: ArgumentHelp("The sheets' template id; needed only when a sheet's printed mark cannot be read.", valueName: "id"))
     var template: String?
@@ -22,41 +27,113 @@ struct Scan: ParsableCommand {
     @Option(help: ArgumentHelp("Write an annotated copy of each sheet into this folder.", valueName: "dir")) var overlay: String?
     @Option(help: "Fields read with less confidence (0–100) are flagged for review.") var minConfidence: Double = 70
     @Option(help: "Refuse images with more megapixels than this, before decoding them.") var maxMegapixels: Double = 60
+    @Option(name: .shortAndLong, help: "Sheets read at once, one reader each (default: the number of cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Flag(help: "Read and report, but store nothing.") var dryRun = false
+    @Flag(help: "Read again sheets already in the store (after a template or reader update), replacing their readings.")
+    var reread = false
+    @Flag(help: "Queue clean sheets for review too, instead of approving their game logs at once.") var reviewAll = false
+    @Option(help: ArgumentHelp("Athlete for sheets that have none written (recorded as given by flag).", valueName: "name"))
+    var athlete: String?
+    @Option(help: ArgumentHelp("Opponent for sheets that have none written (recorded as given by flag).", valueName: "name"))
+    var opponent: String?
+    @Option(help: ArgumentHelp("Context for sheets with none marked, as the template names it (high_school, club).", valueName: "context"))
+    var context: String?
     @Flag(name: .shortAndLong, help: "Log each step on stderr.") var verbose = false
 
     func validate() throws {
         guard (0...100).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0–100, not \(minConfidence)") }
         guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1–64, not \(jobs)") }
+        if dryRun && reread { throw ValidationError("--dry-run stores nothing, so --reread has nothing to replace") }
+        if dryRun && reviewAll { throw ValidationError("--dry-run stores nothing, so --review-all has nothing to queue") }
     }
 
-    func run() throws {
+    func run() async throws {
         LogSetup.bootstrap(verbose: verbose)
         let library = try templates.library()
         let requested = try template.map { try templates.template($0, in: library) }
         if library.templates.isEmpty && requested == nil {
             throw RuntimeError("no templates found; searched " + library.searchedFolders.joined(separator: ", "))
         }
+        if let context {
+            let known = Set(library.templates.flatMap { $0.gameLog?.context?.keys.map { $0 } ?? [] })
+            guard known.contains(context) else {
+                throw ValidationError("--context must be one of \(known.sorted().joined(separator: ", ")), not '\(context)'")
+            }
+        }
         let files = ImageFiles.expand(paths)
         guard !files.isEmpty else { throw RuntimeError("no image files found in \(paths.joined(separator: ", "))") }
 
         var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing)
         options.loader.maxPixels = Int(maxMegapixels * 1_000_000)
-        let scanner = try SheetScanner(library: library, requested: requested, options: options)
+        let sheetStore = dryRun ? nil : try store.open()
+        let stored = try await reread ? [:] : sheetStore?.storedHashes() ?? [:]
+        let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
+            try SheetScanner(library: library, requested: requested, options: options)
+        }
         let output = ScanOutput(json: json, library: library)
-        var failed = 0, clean = 0, review = 0
-        for file in files {
-            let result = scanner.scan(file)
-            switch result.status {
-            case .failed: failed += 1
-            case .clean: clean += 1
-            case .needsReview: review += 1
+        let progress = ProgressBar(total: files.count, enabled: !json && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
+        var summary = ScanSummary(files: files.count, jobs: batch.jobs, store: dryRun ? nil : store.path)
+        let policy = ApprovalPolicy(approveClean: !reviewAll)
+        let defaults = GameLogDefaults(athlete: athlete, opponent: opponent, context: context)
+
+        // Results are stored as they come, and shown in the order of the files.
+        var waiting: [Int: () -> Void] = [:]
+        var nextToShow = 0
+        for await event in batch.events() {
+            switch event {
+            case .workerFailed(let message):
+                throw RuntimeError(message)
+            case .alreadyStored(let index, let path, let sha, let state):
+                summary.alreadyStored += 1
+                waiting[index] = { output.showAlreadyStored(path: path, sha256: sha, state: state) }
+            case .read(let index, let result, let sha):
+                summary.count(result.status)
+                if let sheetStore {
+                    try await storeResult(result, sha256: sha, library: library, store: sheetStore, policy: policy,
+                                          defaults: defaults, summary: &summary)
+                }
+                waiting[index] = { output.show(result) }
             }
-            output.show(result)
+            while let show = waiting.removeValue(forKey: nextToShow) {
+                progress.clear()
+                show()
+                batch.consumed()
+                nextToShow += 1
+            }
+            progress.advance()
         }
-        if !json {
-            print("\(files.count) sheet\(files.count == 1 ? "" : "s"): \(clean) clean, \(review) need review, \(failed) failed")
+        progress.clear()
+        if !json { print(summary.text) }
+        if summary.failed > 0 { throw ExitCode(1) }
+    }
+
+    /// One transaction per sheet (inside the store): a kill between two sheets loses nothing stored.
+    private func storeResult(_ result: SheetResult, sha256: String?, library: TemplateLibrary, store: any SheetStore,
+                             policy: ApprovalPolicy, defaults: GameLogDefaults, summary: inout ScanSummary) async throws {
+        let path = URL(fileURLWithPath: result.file).standardizedFileURL.path
+        guard result.status != .failed, let sha256 else {
+            try await store.recordFailure(NewFailure(path: path, sha256: sha256, error: result.error ?? "could not be read", at: Date()))
+            return
         }
-        if failed > 0 { throw ExitCode(1) }
+        let template = result.template.flatMap { library.template(id: $0) }
+        let values = Dictionary(result.fields.map { ($0.id, $0.reading.value) }, uniquingKeysWith: { a, _ in a })
+        let sheet = NewSheet(sha256: sha256, path: path, scannedAt: Date(), result: result, fields: template?.fields ?? [],
+                             gameLog: template?.gameLog?.draft(from: values, defaults: defaults))
+        let outcome = try await store.record(sheet, policy: policy, replace: reread)
+        switch outcome {
+        case .alreadyStored:
+            // Another process stored the same content between our look-up and now.
+            summary.raced += 1
+        case .stored(_, let gameLog), .replaced(_, let gameLog):
+            if case .replaced = outcome { summary.replaced += 1 } else { summary.stored += 1 }
+            switch gameLog {
+            case .none: break
+            case .approved: summary.approved += 1
+            case .pending: summary.waiting += 1
+            }
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SheetModel
 import SheetPipeline
+import SheetStore
 
 /// Prints scan results: JSON lines for programs, tables for people.
 struct ScanOutput {
@@ -15,6 +16,19 @@ struct ScanOutput {
             return
         }
         print(table(result))
+    }
+
+    /// A file whose content is already stored: one line, or one JSON object with the stored status.
+    func showAlreadyStored(path: String, sha256: String, state: StoredSheetState) {
+        if json {
+            let object: [String: Any] = ["file": path, "sha256": sha256, "status": state.status.rawValue,
+                                         "already_stored": true, "sheet_id": state.id]
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+                print(String(decoding: data, as: UTF8.self))
+            }
+            return
+        }
+        print("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))")
     }
 
     func table(_ result: SheetResult) -> String {
@@ -78,5 +92,80 @@ struct ScanOutput {
         let mark = r.flagged ? "?" : ""
         let s = text + mark
         return width > 0 ? s.padding(toLength: max(width, s.count + 1), withPad: " ", startingAt: 0) : s
+    }
+}
+
+/// What one `scan` did, printed as its last lines.
+struct ScanSummary {
+    let files: Int
+    let jobs: Int
+    /// The store's path, or nil for --dry-run.
+    let store: String?
+    let start = Date()
+    var clean = 0, review = 0, failed = 0
+    /// Skipped because their content hash was already stored.
+    var alreadyStored = 0
+    /// Read, then found stored by another process before this one could store them.
+    var raced = 0
+    var stored = 0, approved = 0, waiting = 0
+    /// Already stored and read again (--reread).
+    var replaced = 0
+
+    mutating func count(_ status: SheetStatus) {
+        switch status {
+        case .clean: clean += 1
+        case .needsReview: review += 1
+        case .failed: failed += 1
+        }
+    }
+
+    var text: String {
+        let read = clean + review + failed
+        let seconds = Date().timeIntervalSince(start)
+        var lines = [String(format: "%d sheet%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
+                            files, files == 1 ? "" : "s", read, clean, review, failed, alreadyStored + raced, seconds,
+                            seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
+        if let store {
+            lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), "
+                         + (replaced > 0 ? "\(replaced) read again, " : "")
+                         + "\(approved) game log\(approved == 1 ? "" : "s") approved, "
+                         + "\(waiting) waiting for review ('statsheet sheets'), \(failed) failure\(failed == 1 ? "" : "s") recorded")
+        } else {
+            lines.append("dry run: nothing stored")
+        }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// A one-line progress bar with rate and time left, redrawn on stderr; only on a terminal.
+final class ProgressBar {
+    let total: Int
+    let enabled: Bool
+    private var done = 0
+    private let start = Date()
+
+    init(total: Int, enabled: Bool) {
+        self.total = total
+        self.enabled = enabled
+    }
+
+    func advance() {
+        done += 1
+        guard enabled else { return }
+        let elapsed = Date().timeIntervalSince(start)
+        let rate = elapsed > 0 ? Double(done) / elapsed : 0
+        let left = rate > 0 ? Int((Double(total - done) / rate).rounded()) : 0
+        let width = 30
+        let filled = total > 0 ? width * done / total : width
+        let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+        let line = String(format: "\r%@ %d/%d  %.1f sheets/s  ETA %d:%02d", bar, done, total, rate, left / 60, left % 60)
+        FileHandle.standardError.write(Data(line.utf8))
+    }
+
+    /// Erases the bar so that a line printed next starts clean; the next `advance` draws it again.
+    func clear() {
+        guard enabled else { return }
+        fflush(nil)
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
     }
 }

@@ -1,0 +1,154 @@
+import Foundation
+
+/// A template's optional `gameLog` section: which fields of a read sheet make one game log. The store
+/// knows nothing of lacrosse; a hockey or soccer sheet needs only its own template file
+/// (`Templates/README.md`, "Game logs").
+///
+/// ```json
+/// "gameLog": {"role": "goalie", "athlete": "athlete", "date": "date", "opponent": "opponent",
+///             "context": {"high_school": "context.hs", "club": "context.club"},
+///             "conference": {"conference": "conference.conf", "non_conference": "conference.nonconf"},
+///             "periods": {"p1": "q1", "p2": "q2", "p3": "q3", "p4": "q4", "ot": "ot", "total": "total"},
+///             "stats": {"shots": "shots", "saves": "saves", "goals_allowed": "goals", "clears": "clears"}}
+/// ```
+public struct GameLogSpec: Sendable, Equatable, Codable {
+    /// Whose log this is (`goalie`): the view that shows it (`goalie_game_logs`).
+    public var role: String
+    /// Field ids of the game's metadata.
+    public var athlete: String
+    public var date: String
+    public var opponent: String?
+    /// Stored value → the checkbox field that says so; exactly one checked gives the value.
+    public var context: [String: String]?
+    public var conference: [String: String]?
+    /// Stored period (`p1`…`p9`, `ot`, `total`) → the row prefix of its fields (`q1` in `q1.shots`).
+    public var periods: [String: String]
+    /// Stored stat name → the column suffix of its fields (`goals` in `q1.goals`).
+    public var stats: [String: String]
+
+    public init(role: String, athlete: String, date: String, opponent: String? = nil,
+                context: [String: String]? = nil, conference: [String: String]? = nil,
+                periods: [String: String], stats: [String: String]) {
+        self.role = role; self.athlete = athlete; self.date = date; self.opponent = opponent
+        self.context = context; self.conference = conference; self.periods = periods; self.stats = stats
+    }
+
+    /// Period keys the store's views know, in display order.
+    public static let periodKeys = (1...9).map { "p\($0)" } + ["ot", "total"]
+
+    /// The field id holding one period's stat.
+    public func field(period: String, stat: String) -> String? {
+        guard let row = periods[period], let column = stats[stat] else { return nil }
+        return "\(row).\(column)"
+    }
+
+    /// Everything wrong with this section against its template's fields; empty when usable.
+    func problems(fields: [FieldSpec]) -> [String] {
+        var problems: [String] = []
+        func kind(_ id: String) -> FieldKind? { fields.first { $0.id == id }?.kind }
+        func isName(_ s: String) -> Bool {
+            !s.isEmpty && s.first!.isLetter && s.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "_") }
+        }
+        func expect(_ key: String, _ id: String?, _ kinds: [FieldKind]) {
+            guard let id else { return }
+            guard let k = kind(id) else { problems.append("gameLog.\(key): unknown field '\(id)'"); return }
+            if !kinds.contains(k) {
+                problems.append("gameLog.\(key): field '\(id)' is a \(k.rawValue), not a \(kinds.map(\.rawValue).joined(separator: " or "))")
+            }
+        }
+        if !isName(role) { problems.append("gameLog.role: '\(role)' must be lowercase letters, digits and '_'") }
+        expect("athlete", athlete, [.text])
+        expect("date", date, [.date])
+        expect("opponent", opponent, [.text])
+        for (name, map) in [("context", context), ("conference", conference)] {
+            for (value, id) in (map ?? [:]).sorted(by: { $0.key < $1.key }) {
+                if !isName(value) { problems.append("gameLog.\(name): value '\(value)' must be lowercase letters, digits and '_'") }
+                expect("\(name).\(value)", id, [.checkbox])
+            }
+        }
+        if periods.isEmpty { problems.append("gameLog.periods: at least one period") }
+        if stats.isEmpty { problems.append("gameLog.stats: at least one stat") }
+        for period in periods.keys.sorted() where !Self.periodKeys.contains(period) {
+            problems.append("gameLog.periods: '\(period)' is not one of p1…p9, ot, total")
+        }
+        for stat in stats.keys.sorted() where !isName(stat) {
+            problems.append("gameLog.stats: '\(stat)' must be lowercase letters, digits and '_'")
+        }
+        for period in periods.keys.sorted() {
+            for stat in stats.keys.sorted() {
+                let id = field(period: period, stat: stat)!
+                expect("periods.\(period) × stats.\(stat)", id, [.count])
+            }
+        }
+        return problems
+    }
+
+    /// The game log these readings make. A metadata value missing from the sheet is taken from
+    /// `defaults` (command-line flags) and named in `givenByFlags`, never passed off as a reading.
+    public func draft(from values: [String: FieldValue], defaults: GameLogDefaults = GameLogDefaults()) -> GameLogDraft {
+        func text(_ id: String?) -> String? {
+            guard let id, case .string(let s)? = values[id] else { return nil }
+            let trimmed = s.trimmingCharacters(in: .whitespaces)
+            return trimmed.isEmpty ? nil : trimmed
+        }
+        func checked(_ map: [String: String]?) -> String? {
+            let on = (map ?? [:]).filter { values[$0.value] == .boolean(true) }.map(\.key)
+            return on.count == 1 ? on[0] : nil
+        }
+        var draft = GameLogDraft(role: role, athlete: text(athlete), date: text(date), opponent: text(opponent),
+                                 context: checked(context), conference: checked(conference))
+        if draft.athlete == nil, let value = defaults.athlete { draft.athlete = value; draft.givenByFlags.append("athlete") }
+        if draft.opponent == nil, let value = defaults.opponent { draft.opponent = value; draft.givenByFlags.append("opponent") }
+        if draft.context == nil, let value = defaults.context { draft.context = value; draft.givenByFlags.append("context") }
+        for period in Self.periodKeys where periods[period] != nil {
+            for stat in stats.keys.sorted() {
+                var value: Int?
+                if case .integer(let i)? = values[field(period: period, stat: stat)!] { value = i }
+                draft.stats.append(PeriodStat(period: period, stat: stat, value: value))
+            }
+        }
+        return draft
+    }
+}
+
+/// Game-log metadata given on the command line, used only where the sheet has none.
+public struct GameLogDefaults: Sendable, Equatable {
+    public var athlete: String?
+    public var opponent: String?
+    public var context: String?
+
+    public init(athlete: String? = nil, opponent: String? = nil, context: String? = nil) {
+        self.athlete = athlete; self.opponent = opponent; self.context = context
+    }
+}
+
+/// One number of a game: `p2` `saves` 7. An empty box is nil (an unplayed overtime).
+public struct PeriodStat: Sendable, Equatable, Codable {
+    public var period: String
+    public var stat: String
+    public var value: Int?
+
+    public init(period: String, stat: String, value: Int?) {
+        self.period = period; self.stat = stat; self.value = value
+    }
+}
+
+/// A game log made from one sheet, before the store decides whether it is approved.
+public struct GameLogDraft: Sendable, Equatable {
+    public var role: String
+    public var athlete: String?
+    /// `YYYY-MM-DD`.
+    public var date: String?
+    public var opponent: String?
+    public var context: String?
+    public var conference: String?
+    public var stats: [PeriodStat] = []
+    /// Metadata columns that came from command-line flags rather than the sheet.
+    public var givenByFlags: [String] = []
+
+    public init(role: String, athlete: String? = nil, date: String? = nil, opponent: String? = nil,
+                context: String? = nil, conference: String? = nil, stats: [PeriodStat] = [], givenByFlags: [String] = []) {
+        self.role = role; self.athlete = athlete; self.date = date; self.opponent = opponent
+        self.context = context; self.conference = conference; self.stats = stats; self.givenByFlags = givenByFlags
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+/// SHA-256 (FIPS 180-4) of a file's bytes: a sheet's identity in the store. Written here rather than
+/// taken from swift-crypto because one hash function does not justify building BoringSSL on every CI
+/// run; `SHA256Tests` checks it against the standard's test vectors and `sha256sum`.
+public struct SHA256: Sendable {
+    private static let k: [UInt32] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+        0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+        0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+        0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+        0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+        0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+        0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+    ]
+
+    /// The lowercase hex digest of `data`.
+    public static func hex(_ data: Data) -> String {
+        digest(data).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// The hex digest of the file at `path`; throws when it cannot be read.
+    public static func hex(ofFile path: String) throws -> String {
+        hex(try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
+    }
+
+    public static func digest(_ data: Data) -> [UInt8] {
+        var state = State()
+        let whole = data.count - data.count % 64
+        data.withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            var offset = 0
+            while offset < whole {
+                state.compress(base + offset)
+                offset += 64
+            }
+        }
+        // The message's last partial block, a 1 bit, zeros to 56 mod 64 bytes, then the bit length big-endian.
+        var tail = [UInt8](data.suffix(data.count % 64))
+        tail.append(0x80)
+        while tail.count % 64 != 56 { tail.append(0) }
+        let bitLength = UInt64(data.count) * 8
+        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+        tail.withUnsafeBytes { bytes in
+            for offset in stride(from: 0, to: bytes.count, by: 64) { state.compress(bytes.baseAddress! + offset) }
+        }
+        return state.h.flatMap { word in (0..<4).map { UInt8(truncatingIfNeeded: word >> (24 - 8 * UInt32($0))) } }
+    }
+
+    /// The running hash, with the message schedule kept in one buffer so that hashing a file does not
+    /// allocate per block (debug builds, which the tests drive, are otherwise very slow at this).
+    private struct State {
+        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+        var w = [UInt32](repeating: 0, count: 64)
+
+        mutating func compress(_ block: UnsafeRawPointer) {
+            w.withUnsafeMutableBufferPointer { w in
+                k.withUnsafeBufferPointer { k in
+                    h.withUnsafeMutableBufferPointer { h in
+                        let bytes = block.assumingMemoryBound(to: UInt8.self)
+                        for i in 0..<16 {
+                            w[i] = UInt32(bytes[i &* 4]) << 24 | UInt32(bytes[i &* 4 &+ 1]) << 16
+                                | UInt32(bytes[i &* 4 &+ 2]) << 8 | UInt32(bytes[i &* 4 &+ 3])
+                        }
+                        for i in 16..<64 {
+                            let x = w[i &- 15], y = w[i &- 2]
+                            let s0 = rotr(x, 7) ^ rotr(x, 18) ^ (x >> 3)
+                            let s1 = rotr(y, 17) ^ rotr(y, 19) ^ (y >> 10)
+                            w[i] = w[i &- 16] &+ s0 &+ w[i &- 7] &+ s1
+                        }
+                        var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+                        for i in 0..<64 {
+                            let t1 = hh &+ (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                            let t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) &+ ((a & b) ^ (a & c) ^ (b & c))
+                            hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                        }
+                        h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+                    }
+                }
+            }
+        }
+    }
+
+    @inline(__always) private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
+}

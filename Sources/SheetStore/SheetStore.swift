@@ -1,0 +1,229 @@
+import Foundation
+import SheetModel
+
+/// Where read sheets, their readings, corrections and game logs are kept. The scan pipeline and the
+/// `games`/`sheets` commands talk only to this protocol; SQLite (`SQLiteSheetStore`) is the embedded
+/// default and PostgreSQL is planned as a second backend, held to the same `StoreConformance` suite.
+///
+/// Every method that writes is one transaction: a process killed at any moment leaves each sheet
+/// either wholly stored or not at all. A sheet is identified by the SHA-256 of its file's bytes.
+public protocol SheetStore: Sendable {
+    /// The sheets already stored, by content hash: a scan skips these without reading them.
+    func storedHashes() async throws -> [String: StoredSheetState]
+
+    /// Stores one read sheet with its readings and game log, in one transaction. When its hash is
+    /// already stored nothing changes (`.alreadyStored`) unless `replace` is set, which re-reads:
+    /// readings are replaced and a game log not approved by a person is made again. Any failure
+    /// recorded for the same file is cleared.
+    func record(_ sheet: NewSheet, policy: ApprovalPolicy, replace: Bool) async throws -> RecordOutcome
+
+    /// Records a file that could not be read; a later scan tries it again.
+    func recordFailure(_ failure: NewFailure) async throws
+
+    /// Stored sheets, optionally only those with one status (`clean`, `needs_review`), oldest first.
+    func sheets(status: SheetStatus?) async throws -> [SheetSummary]
+    /// Files that could not be read and have not been read since.
+    func failures() async throws -> [FailureRecord]
+    /// Every reading of one sheet, in template order.
+    func readings(sheetID: Int64) async throws -> [StoredReading]
+
+    /// Approved game logs of role `goalie`, as the `goalie_game_logs` view gives them.
+    func goalieGameLogs(_ filter: GameLogFilter) async throws -> [GoalieGameLog]
+    /// Every game log, approved or not, with why it waits.
+    func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary]
+    /// Marks a game log approved (the review screen, issue 6).
+    func approveGameLog(id: Int64, by reviewer: String, at time: Date) async throws
+
+    /// A reviewer's correction of one field; the original reading is kept beside it.
+    func addCorrection(_ correction: NewCorrection) async throws -> Int64
+    func corrections(sheetID: Int64) async throws -> [Correction]
+}
+
+public struct StoredSheetState: Sendable, Equatable {
+    public var id: Int64
+    public var status: SheetStatus
+    public var templateID: String
+    public var templateVersion: Int
+    public init(id: Int64, status: SheetStatus, templateID: String, templateVersion: Int) {
+        self.id = id; self.status = status; self.templateID = templateID; self.templateVersion = templateVersion
+    }
+}
+
+/// A read sheet on its way into the store.
+public struct NewSheet: Sendable {
+    public var sha256: String
+    public var path: String
+    public var scannedAt: Date
+    /// A `clean` or `needs_review` result (failed ones go to `recordFailure`).
+    public var result: SheetResult
+    /// The template's field specs, for each reading's kind and printed box.
+    public var fields: [FieldSpec]
+    /// The game log the template's `gameLog` section makes of the readings, if it has one.
+    public var gameLog: GameLogDraft?
+
+    public init(sha256: String, path: String, scannedAt: Date, result: SheetResult, fields: [FieldSpec], gameLog: GameLogDraft?) {
+        self.sha256 = sha256; self.path = path; self.scannedAt = scannedAt; self.result = result
+        self.fields = fields; self.gameLog = gameLog
+    }
+}
+
+/// Which game logs are approved the moment their sheet is stored.
+public struct ApprovalPolicy: Sendable, Equatable {
+    /// Approve game logs of `clean` sheets at once (the default); false queues them for review too.
+    public var approveClean: Bool
+    /// Recorded as `approved_by` for automatic approvals.
+    public var approver: String
+
+    public init(approveClean: Bool = true, approver: String = "statsheet (clean sheet)") {
+        self.approveClean = approveClean; self.approver = approver
+    }
+}
+
+public enum RecordOutcome: Sendable, Equatable {
+    /// Stored now, with what became of its game log.
+    case stored(sheetID: Int64, gameLog: GameLogOutcome)
+    /// Already stored and read again (`replace`): readings replaced, with what became of its game log.
+    case replaced(sheetID: Int64, gameLog: GameLogOutcome)
+    /// This content was already stored; nothing changed.
+    case alreadyStored(sheetID: Int64, status: SheetStatus)
+}
+
+public enum GameLogOutcome: Sendable, Equatable {
+    /// The template has no `gameLog` section.
+    case none
+    case approved(id: Int64)
+    /// Waits for review, with why.
+    case pending(id: Int64, reason: String)
+}
+
+public struct NewFailure: Sendable, Equatable {
+    public var path: String
+    /// Nil when the file could not even be read.
+    public var sha256: String?
+    public var error: String
+    public var at: Date
+    public init(path: String, sha256: String?, error: String, at: Date) {
+        self.path = path; self.sha256 = sha256; self.error = error; self.at = at
+    }
+}
+
+public struct FailureRecord: Sendable, Equatable {
+    public var path: String
+    public var sha256: String?
+    public var error: String
+    public var attempts: Int
+    public var firstFailedAt: Date
+    public var lastFailedAt: Date
+}
+
+public struct SheetSummary: Sendable, Equatable {
+    public var id: Int64
+    public var sha256: String
+    public var path: String
+    public var templateID: String
+    public var templateVersion: Int
+    public var status: SheetStatus
+    public var scannedAt: Date
+    public var alignmentQuality: Double?
+    public var flaggedFields: Int
+    public var ruleFailures: [RuleFailure]
+}
+
+public struct StoredReading: Sendable, Equatable {
+    public var field: String
+    public var kind: FieldKind
+    public var reading: FieldReading
+    /// The field's printed box on the template, in points.
+    public var cell: Rect
+}
+
+public struct GameLogFilter: Sendable, Equatable {
+    /// Case-insensitive exact athlete name.
+    public var athlete: String?
+    /// Inclusive `YYYY-MM-DD` bounds.
+    public var from: String?
+    public var to: String?
+    public init(athlete: String? = nil, from: String? = nil, to: String? = nil) {
+        self.athlete = athlete; self.from = from; self.to = to
+    }
+}
+
+/// Shots, saves, goals allowed and clears of a period or a whole game; nil where the sheet had none.
+public struct GoalieStats: Sendable, Equatable, Codable {
+    public var shots: Int?
+    public var saves: Int?
+    public var goalsAllowed: Int?
+    public var clears: Int?
+    public init(shots: Int? = nil, saves: Int? = nil, goalsAllowed: Int? = nil, clears: Int? = nil) {
+        self.shots = shots; self.saves = saves; self.goalsAllowed = goalsAllowed; self.clears = clears
+    }
+}
+
+/// One row of the `goalie_game_logs` view.
+public struct GoalieGameLog: Sendable, Equatable {
+    public var id: Int64
+    public var athlete: String?
+    public var date: String?
+    public var context: String?
+    public var conference: String?
+    public var opponent: String?
+    public var source: String
+    public var givenByFlags: [String]
+    public var sheetPath: String
+    public var sheetSHA256: String
+    public var approvedAt: Date?
+    public var approvedBy: String?
+    public var totals: GoalieStats
+    /// `p1`…`p4` and `ot`, the columns the view has.
+    public var periods: [String: GoalieStats]
+
+    /// The view's period column prefixes, in order.
+    public static let periodColumns = ["p1", "p2", "p3", "p4", "ot"]
+}
+
+/// A game log, approved or waiting.
+public struct GameLogSummary: Sendable, Equatable {
+    public var id: Int64
+    public var sheetID: Int64
+    public var role: String
+    public var athlete: String?
+    public var date: String?
+    public var opponent: String?
+    public var context: String?
+    public var approvedAt: Date?
+    public var approvedBy: String?
+    /// Set when the same athlete, date and opponent (and context) was already logged.
+    public var duplicateOf: Int64?
+    public var pendingReason: String?
+}
+
+public struct NewCorrection: Sendable, Equatable {
+    public var sheetID: Int64
+    public var field: String
+    public var newValue: FieldValue
+    public var reviewer: String
+    public var at: Date
+    public var note: String?
+    public init(sheetID: Int64, field: String, newValue: FieldValue, reviewer: String, at: Date, note: String? = nil) {
+        self.sheetID = sheetID; self.field = field; self.newValue = newValue; self.reviewer = reviewer; self.at = at; self.note = note
+    }
+}
+
+public struct Correction: Sendable, Equatable {
+    public var id: Int64
+    public var sheetID: Int64
+    public var field: String
+    /// The reading as the scan stored it, kept whatever the reviewer changes.
+    public var original: FieldReading
+    public var newValue: FieldValue
+    public var reviewer: String
+    public var at: Date
+    public var note: String?
+}
+
+/// What a store reports when asked for something that is not there, or given something it refuses.
+public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import SheetModel
+@testable import SheetStore
+import Testing
+
+/// Runs the conformance suite on SQLite files in a temporary folder, one new file per case.
+@Suite struct SQLiteConformanceTests {
+    @Test(arguments: StoreConformance.cases)
+    func conformance(_ testCase: StoreConformance.Case) async throws {
+        try await TemporaryStore.with { store in try await testCase.run(store) }
+    }
+}
+
+enum TemporaryStore {
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("statsheet-store-" + UUID().uuidString)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func with(_ body: (SQLiteSheetStore) async throws -> Void) async throws {
+        let dir = try folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await body(try SQLiteSheetStore(path: dir.appendingPathComponent("store.sqlite").path))
+    }
+}
+
+@Suite struct SQLiteStoreTests {
+    /// Stores opened at once on a new file (as two `scan` processes may) all end up with one schema.
+    @Test func concurrentOpensOfANewFileAllSucceed() async throws {
+        let dir = try TemporaryStore.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("new.sqlite").path
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 { group.addTask { _ = try SQLiteSheetStore(path: path) } }
+            try await group.waitForAll()
+        }
+        let store = try SQLiteSheetStore(path: path)
+        #expect(try await store.sheets(status: nil).isEmpty)
+    }
+
+    /// Data survives closing and reopening; reopening runs no migration twice.
+    @Test func reopenKeepsSheets() async throws {
+        let dir = try TemporaryStore.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.sqlite").path
+        do {
+            let store = try SQLiteSheetStore(path: path)
+            _ = try await store.record(StoreConformance.sheet(hash: "a"), policy: ApprovalPolicy(), replace: false)
+        }
+        let again = try SQLiteSheetStore(path: path)
+        #expect(try await again.sheets(status: nil).count == 1)
+        #expect(try await again.goalieGameLogs(GameLogFilter()).count == 1)
+    }
+
+    @Test func unopenableStoreNamesThePath() throws {
+        #expect(throws: StoreError.self) { _ = try SQLiteSheetStore(path: "/nonexistent-folder/x/store.sqlite") }
+    }
+
+    @Test(arguments: [
+        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
+    ])
+    func sha256MatchesTheStandardVectors(_ input: String, _ digest: String) {
+        #expect(SHA256.hex(Data(input.utf8)) == digest)
+    }
+
+    /// Lengths around the 55/56/64-byte padding boundaries, against a million 'a's' known digest.
+    @Test func sha256OfLongAndBoundaryInputs() {
+        #expect(SHA256.hex(Data(repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SHA256.hex(Data(repeating: 0x61, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        #expect(SHA256.hex(Data(repeating: 0x61, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+    }
+}

@@ -1,0 +1,242 @@
+import Foundation
+import SheetModel
+import SheetStore
+import Testing
+
+/// What every `SheetStore` backend must do, written against the protocol only. A backend's test
+/// file runs each case on a new, empty store of its kind (`SQLiteConformanceTests` for SQLite; the
+/// PostgreSQL backend will add its own runner over the same cases).
+enum StoreConformance {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable (any SheetStore) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static let cases: [Case] = [
+        Case(name: "a sheet is stored once by its content hash", run: storedOnceByHash),
+        Case(name: "readings come back as they were read", run: readingsRoundTrip),
+        Case(name: "a clean sheet's game log is approved and in goalie_game_logs", run: cleanSheetIsApproved),
+        Case(name: "needs_review and --review-all sheets wait for review", run: reviewQueue),
+        Case(name: "the same athlete, date and opponent twice is a probable duplicate", run: duplicateGuard),
+        Case(name: "a different context is not a duplicate", run: contextSeparatesGames),
+        Case(name: "failures are recorded, counted and cleared once read", run: failures),
+        Case(name: "corrections keep the original reading", run: corrections),
+        Case(name: "a re-read replaces readings and keeps a person's approval", run: replace),
+        Case(name: "games filter by athlete and date", run: filters),
+        Case(name: "metadata from flags is recorded as such", run: metadataFromFlags),
+    ]
+
+    // MARK: Fixtures
+
+    static let template: SheetTemplate = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
+        return try! SheetTemplate.decode(try! Data(contentsOf: url))
+    }()
+
+    /// A lacrosse sheet: quarters of (shots, saves, goals, clears), no overtime, totals summed.
+    static func sheet(hash: String, athlete: String = "Quinn Walker", date: String = "2026-04-11", opponent: String = "Lincoln High",
+                      club: Bool = false, status: SheetStatus = .clean, quarters: [[Int]] = [[7, 6, 1, 9], [17, 16, 1, 12], [19, 10, 9, 6], [15, 10, 5, 4]],
+                      defaults: GameLogDefaults = GameLogDefaults(), path: String? = nil) -> NewSheet {
+        var values: [String: FieldValue] = [
+            "athlete": athlete.isEmpty ? .empty : .string(athlete), "date": .string(date), "opponent": .string(opponent),
+            "context.hs": .boolean(!club), "context.club": .boolean(club),
+            "conference.conf": .boolean(!club), "conference.nonconf": .boolean(false),
+        ]
+        let columns = ["shots", "saves", "goals", "clears"]
+        for (q, numbers) in quarters.enumerated() {
+            for (c, n) in numbers.enumerated() { values["q\(q + 1).\(columns[c])"] = .integer(n) }
+        }
+        for (c, column) in columns.enumerated() {
+            values["ot.\(column)"] = .empty
+            values["total.\(column)"] = .integer(quarters.map { $0[c] }.reduce(0, +))
+        }
+        let fields = template.fields.map { spec in
+            var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id].map { "\($0)" } ?? "", confidence: 95)
+            if spec.id == "q2.saves" {
+                reading.alternatives = [Alternative(value: .integer(16), probability: 0.9), Alternative(value: .integer(10), probability: 0.05)]
+                if status == .needsReview { reading.flagged = true; reading.confidence = 41; reading.notes = ["unsure"] }
+            }
+            return (id: spec.id, reading: reading)
+        }
+        var result = SheetResult(file: path ?? "/sheets/\(hash).png", template: template.id, templateVersion: template.version, status: status,
+                                 alignment: AlignmentReport(quality: 0.98, quarterTurns: 0, scale: 4.17, markRead: true),
+                                 fields: fields, milliseconds: 120)
+        if status == .needsReview { result.ruleFailures = [try! JSONDecoder().decode(RuleFailure.self, from: Data("""
+            {"rule": "q2.balance", "message": "Q2", "detail": "16 + 1 = 17", "fields": ["q2.saves"]}
+            """.utf8))] }
+        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file,
+                        scannedAt: Date(timeIntervalSince1970: 1_790_000_000), result: result, fields: template.fields,
+                        gameLog: template.gameLog!.draft(from: values, defaults: defaults))
+    }
+
+    static func sheetID(_ outcome: RecordOutcome) -> Int64 {
+        switch outcome {
+        case .stored(let id, _), .replaced(let id, _), .alreadyStored(let id, _): id
+        }
+    }
+
+    static func gameLog(_ outcome: RecordOutcome) -> GameLogOutcome? {
+        if case .stored(_, let g) = outcome { return g }
+        if case .replaced(_, let g) = outcome { return g }
+        return nil
+    }
+
+    // MARK: Cases
+
+    static func storedOnceByHash(_ store: any SheetStore) async throws {
+        let first = try await store.record(sheet(hash: "a"), policy: ApprovalPolicy(), replace: false)
+        guard case .stored = first else { Issue.record("first record: \(first)"); return }
+        let again = try await store.record(sheet(hash: "a", path: "/elsewhere/copy.png"), policy: ApprovalPolicy(), replace: false)
+        #expect(again == .alreadyStored(sheetID: sheetID(first), status: .clean))
+        #expect(try await store.sheets(status: nil).count == 1)
+        #expect(try await store.sheets(status: nil).first?.path == "/sheets/a.png")
+        #expect(try await store.gameLogs(sheetID: nil).count == 1)
+        #expect(try await store.storedHashes()[String(repeating: "a", count: 64)]?.status == .clean)
+    }
+
+    static func readingsRoundTrip(_ store: any SheetStore) async throws {
+        let new = sheet(hash: "b", status: .needsReview)
+        let id = sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
+        let readings = try await store.readings(sheetID: id)
+        #expect(readings.map(\.field) == template.fields.map(\.id))
+        #expect(readings.map(\.reading) == new.result.fields.map(\.reading))
+        #expect(readings.first { $0.field == "q1.shots" }?.cell == template.field("q1.shots")?.rect)
+        #expect(readings.first { $0.field == "date" }?.kind == .date)
+        let summary = try #require(try await store.sheets(status: .needsReview).first)
+        #expect(summary.flaggedFields == 1)
+        #expect(summary.ruleFailures.map(\.rule) == ["q2.balance"])
+        #expect(summary.alignmentQuality == 0.98)
+        #expect(try await store.sheets(status: .clean).isEmpty)
+    }
+
+    static func cleanSheetIsApproved(_ store: any SheetStore) async throws {
+        let outcome = try await store.record(sheet(hash: "c"), policy: ApprovalPolicy(), replace: false)
+        guard case .approved = gameLog(outcome) else { Issue.record("\(outcome)"); return }
+        let logs = try await store.goalieGameLogs(GameLogFilter())
+        #expect(logs.count == 1)
+        let log = try #require(logs.first)
+        #expect(log.athlete == "Quinn Walker")
+        #expect(log.date == "2026-04-11")
+        #expect(log.opponent == "Lincoln High")
+        #expect(log.context == "high_school")
+        #expect(log.conference == "conference")
+        #expect(log.source == "ocr")
+        #expect(log.totals == GoalieStats(shots: 58, saves: 42, goalsAllowed: 16, clears: 31))
+        #expect(log.periods["p2"] == GoalieStats(shots: 17, saves: 16, goalsAllowed: 1, clears: 12))
+        #expect(log.periods["ot"] == GoalieStats())
+        #expect(log.approvedBy == ApprovalPolicy().approver)
+        #expect(log.givenByFlags.isEmpty)
+    }
+
+    static func reviewQueue(_ store: any SheetStore) async throws {
+        let review = try await store.record(sheet(hash: "d", status: .needsReview), policy: ApprovalPolicy(), replace: false)
+        guard case .pending(let id, let reason)? = gameLog(review) else { Issue.record("\(review)"); return }
+        #expect(reason.contains("needs review"))
+        let queued = try await store.record(sheet(hash: "e", date: "2026-05-01"), policy: ApprovalPolicy(approveClean: false), replace: false)
+        guard case .pending(_, let why)? = gameLog(queued) else { Issue.record("\(queued)"); return }
+        #expect(why.contains("--review-all"))
+        #expect(try await store.goalieGameLogs(GameLogFilter()).isEmpty)
+        try await store.approveGameLog(id: id, by: "coach", at: Date(timeIntervalSince1970: 1_790_000_100))
+        let logs = try await store.goalieGameLogs(GameLogFilter())
+        #expect(logs.map(\.id) == [id])
+        #expect(logs.first?.approvedBy == "coach")
+        await #expect(throws: StoreError.self) { try await store.approveGameLog(id: 9_999, by: "coach", at: Date()) }
+    }
+
+    static func duplicateGuard(_ store: any SheetStore) async throws {
+        let first = try await store.record(sheet(hash: "f"), policy: ApprovalPolicy(), replace: false)
+        // Another photo of the same game: different bytes, same athlete (any case), date and opponent.
+        let second = try await store.record(sheet(hash: "1", athlete: "QUINN WALKER"), policy: ApprovalPolicy(), replace: false)
+        guard case .approved(let firstLog)? = gameLog(first), case .pending(let secondLog, let reason)? = gameLog(second) else {
+            Issue.record("\(first) \(second)"); return
+        }
+        #expect(reason.contains("duplicate of game log \(firstLog)"))
+        #expect(try await store.gameLogs(sheetID: nil).first { $0.id == secondLog }?.duplicateOf == firstLog)
+        #expect(try await store.goalieGameLogs(GameLogFilter()).count == 1)
+        #expect(try await store.sheets(status: nil).count == 2)
+    }
+
+    static func contextSeparatesGames(_ store: any SheetStore) async throws {
+        _ = try await store.record(sheet(hash: "2"), policy: ApprovalPolicy(), replace: false)
+        let club = try await store.record(sheet(hash: "3", club: true), policy: ApprovalPolicy(), replace: false)
+        guard case .approved? = gameLog(club) else { Issue.record("\(club)"); return }
+        #expect(try await store.goalieGameLogs(GameLogFilter()).map(\.context).sorted { ($0 ?? "") < ($1 ?? "") } == ["club", "high_school"])
+    }
+
+    static func failures(_ store: any SheetStore) async throws {
+        let path = "/sheets/4.png"
+        try await store.recordFailure(NewFailure(path: path, sha256: nil, error: "not readable", at: Date(timeIntervalSince1970: 1_790_000_000)))
+        try await store.recordFailure(NewFailure(path: path, sha256: String(repeating: "4", count: 64), error: "no markers found",
+                                                 at: Date(timeIntervalSince1970: 1_790_000_060)))
+        let failures = try await store.failures()
+        #expect(failures.count == 1)
+        #expect(failures.first?.attempts == 2)
+        #expect(failures.first?.error == "no markers found")
+        #expect(failures.first?.firstFailedAt == Date(timeIntervalSince1970: 1_790_000_000))
+        #expect(failures.first?.lastFailedAt == Date(timeIntervalSince1970: 1_790_000_060))
+        _ = try await store.record(sheet(hash: "4", path: path), policy: ApprovalPolicy(), replace: false)
+        #expect(try await store.failures().isEmpty)
+    }
+
+    static func corrections(_ store: any SheetStore) async throws {
+        let id = sheetID(try await store.record(sheet(hash: "5", status: .needsReview), policy: ApprovalPolicy(), replace: false))
+        let original = try #require(try await store.readings(sheetID: id).first { $0.field == "q2.saves" }).reading
+        let at = Date(timeIntervalSince1970: 1_790_000_500)
+        let correctionID = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(10),
+                                                                       reviewer: "coach", at: at, note: "ink smudge"))
+        let list = try await store.corrections(sheetID: id)
+        #expect(list.count == 1)
+        let c = try #require(list.first)
+        #expect(c.id == correctionID)
+        #expect(c.original.value == original.value)
+        #expect(c.original.text == original.text)
+        #expect(c.original.confidence == original.confidence)
+        #expect(c.newValue == .integer(10))
+        #expect(c.reviewer == "coach")
+        #expect(c.at == at)
+        #expect(c.note == "ink smudge")
+        // The reading itself is untouched: corrections sit beside it.
+        #expect(try await store.readings(sheetID: id).first { $0.field == "q2.saves" }?.reading == original)
+        await #expect(throws: StoreError.self) {
+            _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q9.saves", newValue: .integer(1), reviewer: "coach", at: at))
+        }
+    }
+
+    static func replace(_ store: any SheetStore) async throws {
+        let first = try await store.record(sheet(hash: "6", status: .needsReview), policy: ApprovalPolicy(), replace: false)
+        let id = sheetID(first)
+        let reread = try await store.record(sheet(hash: "6", quarters: [[5, 5, 0, 1], [1, 1, 0, 1], [1, 1, 0, 1], [1, 1, 0, 1]]),
+                                            policy: ApprovalPolicy(), replace: true)
+        guard case .replaced(id, .approved(let logID)) = reread else { Issue.record("\(reread)"); return }
+        #expect(try await store.sheets(status: nil).map(\.status) == [.clean])
+        #expect(try await store.readings(sheetID: id).first { $0.field == "q1.shots" }?.reading.value == .integer(5))
+        #expect(try await store.gameLogs(sheetID: nil).count == 1)
+        #expect(try await store.goalieGameLogs(GameLogFilter()).first?.totals.shots == 8)
+        // A person's approval survives another re-read.
+        try await store.approveGameLog(id: logID, by: "coach", at: Date(timeIntervalSince1970: 1_790_000_900))
+        _ = try await store.record(sheet(hash: "6"), policy: ApprovalPolicy(), replace: true)
+        #expect(try await store.goalieGameLogs(GameLogFilter()).first?.approvedBy == "coach")
+        #expect(try await store.readings(sheetID: id).count == template.fields.count)
+    }
+
+    static func filters(_ store: any SheetStore) async throws {
+        for (hash, athlete, date) in [("7", "Quinn Walker", "2026-03-01"), ("8", "Quinn Walker", "2026-04-01"), ("9", "Drew Patel", "2026-04-02")] {
+            _ = try await store.record(sheet(hash: hash, athlete: athlete, date: date), policy: ApprovalPolicy(), replace: false)
+        }
+        #expect(try await store.goalieGameLogs(GameLogFilter(athlete: "quinn walker")).map(\.date) == ["2026-03-01", "2026-04-01"])
+        #expect(try await store.goalieGameLogs(GameLogFilter(from: "2026-04-01")).map(\.athlete) == ["Quinn Walker", "Drew Patel"])
+        #expect(try await store.goalieGameLogs(GameLogFilter(from: "2026-03-02", to: "2026-04-01")).map(\.date) == ["2026-04-01"])
+    }
+
+    static func metadataFromFlags(_ store: any SheetStore) async throws {
+        let outcome = try await store.record(sheet(hash: "0", athlete: "", defaults: GameLogDefaults(athlete: "Jamie Ortiz", opponent: "Ignored")),
+                                             policy: ApprovalPolicy(), replace: false)
+        guard case .approved? = gameLog(outcome) else { Issue.record("\(outcome)"); return }
+        let log = try #require(try await store.goalieGameLogs(GameLogFilter()).first)
+        #expect(log.athlete == "Jamie Ortiz")
+        #expect(log.opponent == "Lincoln High")
+        #expect(log.givenByFlags == ["athlete"])
+    }
+}
