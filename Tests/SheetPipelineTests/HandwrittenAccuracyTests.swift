@@ -64,9 +64,12 @@ import Testing
         }
     }
 
+    /// Measured with the committed weights (eval, 2026-11-22): phone 90.3% right, 100% of unflagged
+    /// right, 54.7% flagged; scans 92.0%, 100%, 47.0%. Issue 3's goal (99% right, ≤5% flagged) is not
+    /// reached yet; these floors keep what is.
     enum Floors {
-        static let accuracy = 0.0
-        static let unflaggedAccuracy = 0.0
-        static let flagRate = 1.0
+        static let accuracy = 0.88
+        static let unflaggedAccuracy = 0.995
+        static let flagRate = 0.62
     }
 }
