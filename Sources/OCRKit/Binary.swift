@@ -129,23 +129,28 @@ extension Image {
     /// Connected components (8-connected) of a 1-bit image whose bounding box passes `keep`, with
     /// their shape statistics.
     public func components(where keep: (PixelRect) -> Bool) throws(ImagingError) -> [ComponentStats] {
+        var result: [ComponentStats] = []
+        try forEachComponent { bounds, mask in
+            if keep(bounds) { result.append(Self.stats(ofMask: mask, at: bounds)) }
+        }
+        return result
+    }
+
+    /// Calls `body` with each 8-connected component's bounding box and mask (a 1-bit image of the box).
+    func forEachComponent(_ body: (PixelRect, UnsafeMutablePointer<PIX>) -> Void) throws(ImagingError) {
         guard depth == 1 else { throw .invalidArgument("components need a 1-bit image") }
         var pixa: UnsafeMutablePointer<PIXA>?
         var boxa = pixConnComp(pix, &pixa, 8)
         defer { boxaDestroy(&boxa); pixaDestroy(&pixa) }
         guard let pixa else { throw .operationFailed("pixConnComp") }
-        var result: [ComponentStats] = []
         for i in 0..<pixaGetCount(pixa) {
             var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
             pixaGetBoxGeometry(pixa, i, &x, &y, &w, &h)
-            let bounds = PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h))
-            guard keep(bounds) else { continue }
             var mask = pixaGetPix(pixa, i, Int32(L_CLONE))
             defer { pixDestroy(&mask) }
             guard let mask else { continue }
-            result.append(Self.stats(ofMask: mask, at: bounds))
+            body(PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)), mask)
         }
-        return result
     }
 
     private static func stats(ofMask mask: UnsafeMutablePointer<PIX>, at bounds: PixelRect) -> ComponentStats {
@@ -193,26 +198,16 @@ extension Image {
     /// Connected components (8-connected) of a 1-bit image with at least `minimumArea` pixels, each
     /// with its own mask, left to right.
     public func componentMasks(minimumArea: Int = 1) throws(ImagingError) -> [ComponentMask] {
-        guard depth == 1 else { throw .invalidArgument("components need a 1-bit image") }
-        var pixa: UnsafeMutablePointer<PIXA>?
-        var boxa = pixConnComp(pix, &pixa, 8)
-        defer { boxaDestroy(&boxa); pixaDestroy(&pixa) }
-        guard let pixa else { throw .operationFailed("pixConnComp") }
         var result: [ComponentMask] = []
-        for i in 0..<pixaGetCount(pixa) {
-            var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
-            pixaGetBoxGeometry(pixa, i, &x, &y, &w, &h)
-            var mask = pixaGetPix(pixa, i, Int32(L_CLONE))
-            defer { pixDestroy(&mask) }
-            guard let mask else { continue }
+        try forEachComponent { bounds, mask in
             let wpl = Int(pixGetWpl(mask)), data = pixGetData(mask)!
-            var bits = [Bool](repeating: false, count: Int(w) * Int(h))
-            for row in 0..<Int(h) {
-                for col in 0..<Int(w) {
-                    bits[row * Int(w) + col] = (data[row * wpl + (col >> 5)] >> (31 - UInt32(col & 31))) & 1 == 1
+            var bits = [Bool](repeating: false, count: bounds.area)
+            for row in 0..<bounds.height {
+                for col in 0..<bounds.width {
+                    bits[row * bounds.width + col] = (data[row * wpl + (col >> 5)] >> (31 - UInt32(col & 31))) & 1 == 1
                 }
             }
-            let component = ComponentMask(bounds: PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)), bits: bits)
+            let component = ComponentMask(bounds: bounds, bits: bits)
             if component.area >= minimumArea { result.append(component) }
         }
         return result.sorted { $0.bounds.x < $1.bounds.x }

@@ -1,5 +1,5 @@
 // Benchmarks (times are measured and printed, never asserted):
-//   swift run -c release bench digits [Sources/DigitNet/Model/digits-cnn.bin]   digit network, ms per digit
+//   swift run -c release bench digits [WEIGHTS.bin]    digit network, ms per digit (default: the shipped weights)
 //   swift run -c release bench suggest                                suggestion search, ms per sheet
 // Each prints the median of 7 rounds.
 import DigitNet
@@ -20,15 +20,8 @@ func milliseconds(_ body: () -> Void) -> Double {
 }
 
 func benchDigits(_ weights: String?) throws {
-    let network: DigitNetwork
-    if let weights {
-        network = try DigitNetwork(contentsOf: URL(fileURLWithPath: weights))
-    } else {
-        // Random weights of the right shape: the arithmetic, and so the time, is the same.
-        let count = [16 * 9, 16, 16 * 16 * 9, 16, 32 * 16 * 9, 32, 32 * 32 * 9, 32, 128 * 1568, 128, 11 * 128, 11].reduce(0, +)
-        let values = (0..<count).map { Float(($0 * 7919) % 1000) / 5000 - 0.1 }
-        network = try DigitNetwork(weights: values.withUnsafeBytes { Data($0) }, temperature: 1)
-    }
+    // The shipped weights unless another file is named.
+    let network = try weights.map { try DigitNetwork(contentsOf: URL(fileURLWithPath: $0)) } ?? DigitNetwork.bundled()
     let input = (0..<784).map { Float(($0 * 31) % 17) / 17 }
     var sink: Float = 0
     let t = median { milliseconds { for _ in 0..<1000 { sink += network.probabilities(input)[3] } } / 1000 }

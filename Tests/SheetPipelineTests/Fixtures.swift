@@ -16,6 +16,24 @@ enum Fixtures {
         return t
     }
 
+    /// Reads every image of `TestImages/lacrosse-goalie/SET` and scores it against the truth beside it.
+    static func evaluate(_ set: String, atLeast minimum: Int) throws -> EvaluationReport {
+        let folder = testImages.appendingPathComponent("lacrosse-goalie/\(set)").path
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder)
+            .filter { !$0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
+        guard names.count >= minimum else { throw FixtureError("the committed test set \(set) is missing") }
+        let library = try library()
+        let scanner = try SheetScanner(library: library)
+        var report = EvaluationReport()
+        for name in names {
+            let path = folder + "/" + name
+            let truth = try GroundTruth.load(GroundTruth.path(forImage: path))
+            guard let template = library.template(id: truth.template) else { throw FixtureError("unknown template \(truth.template)") }
+            report.add(scanner.scan(path), truth: truth, template: template)
+        }
+        return report
+    }
+
     /// A fresh temporary folder, removed by the caller's `defer`.
     static func temporaryFolder() throws -> String {
         let path = NSTemporaryDirectory() + "statsheet-tests-" + UUID().uuidString

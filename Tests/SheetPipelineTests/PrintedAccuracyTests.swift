@@ -8,17 +8,7 @@ import Testing
 /// the printed reader is Tesseract's stock model.
 @Suite struct PrintedAccuracyTests {
     @Test func committedPrintedSheetsMeetTheFloor() throws {
-        let folder = Fixtures.testImages.appendingPathComponent("lacrosse-goalie/printed").path
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".json") }.sorted()
-        try #require(names.count >= 30, "the committed test set is missing")
-        let library = try Fixtures.library()
-        let scanner = try SheetScanner(library: library)
-        var report = EvaluationReport()
-        for name in names {
-            let path = folder + "/" + name
-            let truth = try GroundTruth.load(GroundTruth.path(forImage: path))
-            report.add(scanner.scan(path), truth: truth, template: try #require(library.template(id: truth.template)))
-        }
+        let report = try Fixtures.evaluate("printed", atLeast: 30)
         #expect(report.failedSheets.isEmpty, "\(report.failedSheets)")
         #expect(report.numeric.accuracy >= 0.995, "numeric accuracy \(report.numeric.accuracy); misses \(report.misses)")
         #expect(report.numeric.silentErrors == 0, "wrong but confident: \(report.misses.filter { !$0.flagged })")
