@@ -37,7 +37,7 @@ public final class SheetFieldReader: FieldRecognizer {
         let numeric = fields.indices.filter { [.count, .digits, .date].contains(fields[$0].field.kind) }
         let decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
         lastWriting = decided
-        let hand = try handwritten.read(numeric.map { fields[$0] })
+        let hand = try handwritten.read(numeric.map { fields[$0] }, quick: decided != .hand)
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
