@@ -35,9 +35,20 @@ public final class SheetFieldReader: FieldRecognizer {
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
         var readings = try printed.read(fields)
         let numeric = fields.indices.filter { [.count, .digits, .date].contains(fields[$0].field.kind) }
-        let decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
+        var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
+        let numericFields = numeric.map { fields[$0] }
+        var hand = try handwritten.read(numericFields, quick: decided != .hand)
+        // Faint pencil can be invisible to the printed reader's threshold, so a sheet it saw as nearly
+        // empty looked printed: when the network finds numbers in several fields Tesseract saw empty,
+        // the sheet is handwritten.
+        if writing == .auto && decided == .print {
+            let unseen = zip(numeric, hand).filter { readings[$0.0].value == .empty && $0.1.value != .empty }.count
+            if unseen >= 3 {
+                decided = .hand
+                hand = try handwritten.read(numericFields)
+            }
+        }
         lastWriting = decided
-        let hand = try handwritten.read(numeric.map { fields[$0] }, quick: decided != .hand)
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
