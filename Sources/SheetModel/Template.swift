@@ -10,6 +10,9 @@ public enum FieldKind: String, Sendable, Codable, CaseIterable {
     case date
     /// A box that is marked or not.
     case checkbox
+
+    /// Written as digits in comb boxes: counts, digit strings and dates.
+    public var isWrittenInDigits: Bool { self == .count || self == .digits || self == .date }
 }
 
 /// One field of a sheet: where it is and what it holds.

@@ -147,7 +147,6 @@ public struct EvaluationReport: Sendable, Encodable {
         sheets += 1
         milliseconds.append(result.milliseconds)
         var numericMisses = 0
-        defer { tallySuggestion(result, truth: truth, template: template, numericMisses: numericMisses) }
         if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" }
         for field in template.fields {
             let expected = truth.fields[field.id] ?? .empty
@@ -169,11 +168,12 @@ public struct EvaluationReport: Sendable, Encodable {
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
             if !right && result.status != .failed {
-                if [.count, .digits, .date].contains(field.kind) { numericMisses += 1 }
+                if field.kind.isWrittenInDigits { numericMisses += 1 }
                 misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
                                    confidence: reading.confidence, flagged: reading.flagged))
             }
         }
+        tallySuggestion(result, truth: truth, template: template, numericMisses: numericMisses)
     }
 
     private mutating func tallySuggestion(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate, numericMisses: Int) {
@@ -181,7 +181,7 @@ public struct EvaluationReport: Sendable, Encodable {
         var restored = false
         if let top = result.suggestions.first {
             let changed = Dictionary(top.changes.map { ($0.field, $0.to) }, uniquingKeysWith: { a, _ in a })
-            restored = template.fields.filter { [.count, .digits, .date].contains($0.kind) }.allSatisfy { field in
+            restored = template.fields.filter(\.kind.isWrittenInDigits).allSatisfy { field in
                 let value = changed[field.id] ?? result.reading(field.id)?.value ?? .empty
                 return Self.matches(value, truth.fields[field.id] ?? .empty, kind: field.kind)
             }

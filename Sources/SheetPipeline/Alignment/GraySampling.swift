@@ -61,6 +61,12 @@ extension GrayBuffer {
     }
 
     /// The value below which `fraction` of the pixels lie (0.9 → the paper's brightness in a cell).
+    /// The gray level under which a pixel is ink: `ratio` of the paper's brightness (the 90th
+    /// percentile), so shadows and uneven light across a sheet do not matter within one cell.
+    public func inkThreshold(ratio: Double) -> Int {
+        max(1, min(255, Int(Double(percentile(0.9)) * ratio)))
+    }
+
     public func percentile(_ fraction: Double) -> Int {
         var histogram = [Int](repeating: 0, count: 256)
         for p in pixels { histogram[Int(p)] += 1 }

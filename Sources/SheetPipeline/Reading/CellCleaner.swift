@@ -34,8 +34,7 @@ public struct CellCleaner: Sendable {
 
     /// The cell's ink: pixels darker than `inkRatio` of its own paper brightness (its 90th percentile).
     private func inkMask(_ cell: FieldCell) throws(ImagingError) -> Image {
-        let paper = cell.image.percentile(0.9)
-        return try Image(cell.image).thresholded(below: max(1, Int(Double(paper) * inkRatio)))
+        try Image(cell.image).thresholded(below: cell.image.inkThreshold(ratio: inkRatio))
     }
 
     private func fringe(_ scale: Double) -> Int { max(1, Int((fringePoints * scale).rounded())) }

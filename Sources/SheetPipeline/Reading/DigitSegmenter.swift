@@ -50,10 +50,6 @@ extension PixelRect {
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
-    func intersects(_ other: PixelRect) -> Bool {
-        x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
-    }
-
     /// Columns shared with `other`.
     func horizontalOverlap(_ other: PixelRect) -> Int { max(0, min(maxX, other.maxX) - max(x, other.x)) }
 }

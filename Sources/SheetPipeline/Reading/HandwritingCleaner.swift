@@ -38,8 +38,7 @@ public struct HandwritingCleaner: Sendable {
 
     public func clean(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> Ink {
         let w = cell.image.width, h = cell.image.height
-        let paper = cell.image.percentile(0.9)
-        let threshold = UInt8(max(1, min(255, Int(Double(paper) * inkRatio))))
+        let threshold = UInt8(cell.image.inkThreshold(ratio: inkRatio))
         var ink = cell.image.pixels.map { $0 < threshold }
 
         let search = max(2, Int((searchPoints * cell.scale).rounded()))
@@ -64,7 +63,7 @@ public struct HandwritingCleaner: Sendable {
         // Keep only what reaches into the field: the neighbours' ink and the printed labels stay out.
         let inside = cell.pixels(field.rect.insetBy(1.5, 1.5))
         let insideHere = PixelRect(x: inside.x - crop.x, y: inside.y - crop.y, width: inside.width, height: inside.height)
-        let kept = try binary.componentMasks(minimumArea: 2).filter { $0.bounds.intersects(insideHere) }
+        let kept = try binary.componentMasks(minimumArea: 2).filter { $0.bounds.clamped(to: insideHere) != nil }
         let boxes = field.boxes.map { box -> PixelRect in
             let p = cell.pixels(box)
             return PixelRect(x: p.x - crop.x, y: p.y - crop.y, width: p.width, height: p.height)

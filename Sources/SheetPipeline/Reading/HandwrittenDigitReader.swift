@@ -132,10 +132,14 @@ public final class HandwrittenDigitReader {
     /// The glyph is read at each of `strokeShares` and the probabilities averaged: one pen width is a
     /// guess, and averaging over several tempers the network's certainty where they disagree.
     func classify(_ glyph: Glyph, _ strokeShares: [Double]) -> [Double] {
+        let w = glyph.bounds.width, h = glyph.bounds.height
+        let ink = glyph.ink
+        let stroke = Self.strokeWidth(ink, width: w, height: h)
         var sum = [Double](repeating: 0, count: DigitNetwork.classes)
         for share in strokeShares {
-            let (ink, width, height) = thickened(glyph, share: share)
-            guard let input = DigitNormalizer.normalize(ink: ink, width: width, height: height) else {
+            let radius = Int(((share * Double(max(w, h)) - stroke) / 2).rounded())
+            let (thick, width, height) = Self.dilated(ink, width: w, height: h, radius: radius)
+            guard let input = DigitNormalizer.normalize(ink: thick, width: width, height: height) else {
                 sum[DigitNetwork.noneClass] += 1
                 continue
             }
@@ -144,14 +148,9 @@ public final class HandwrittenDigitReader {
         return sum.map { $0 / Double(strokeShares.count) }
     }
 
-    /// The glyph's ink, with thin strokes widened to `strokeShare` of its height.
-    ///
-    /// Stroke width is estimated as twice the ink's area over its boundary (a stroke of width w and
-    /// length L has area wL and about 2L boundary pixels). Written by hand rather than with
-    /// Leptonica's dilation because it works on the glyph's own float mask, already in Swift memory.
-    func thickened(_ glyph: Glyph, share strokeShare: Double) -> (ink: [Float], width: Int, height: Int) {
-        let w = glyph.bounds.width, h = glyph.bounds.height
-        let ink = glyph.ink
+    /// Estimated stroke width of a binary glyph: twice the ink's area over its boundary (a stroke of
+    /// width w and length L has area wL and about 2L boundary pixels).
+    static func strokeWidth(_ ink: [Float], width w: Int, height h: Int) -> Double {
         var area = 0, boundary = 0
         for y in 0..<h {
             for x in 0..<w where ink[y * w + x] > 0 {
@@ -161,8 +160,13 @@ public final class HandwrittenDigitReader {
                 if edge { boundary += 1 }
             }
         }
-        let stroke = 2 * Double(area) / Double(max(1, boundary))
-        let radius = Int(((strokeShare * Double(max(w, h)) - stroke) / 2).rounded())
+        return 2 * Double(area) / Double(max(1, boundary))
+    }
+
+    /// The ink grown by a (2·radius+1)-pixel square, with a margin of `radius`; unchanged when
+    /// `radius` < 1. Written by hand rather than with Leptonica's dilation because it works on the
+    /// glyph's own float mask, already in Swift memory.
+    static func dilated(_ ink: [Float], width w: Int, height h: Int, radius: Int) -> (ink: [Float], width: Int, height: Int) {
         guard radius >= 1 else { return (ink, w, h) }
         let pw = w + 2 * radius, ph = h + 2 * radius
         var out = [Float](repeating: 0, count: pw * ph)

@@ -34,7 +34,7 @@ public final class SheetFieldReader: FieldRecognizer {
 
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
         var readings = try printed.read(fields)
-        let numeric = fields.indices.filter { [.count, .digits, .date].contains(fields[$0].field.kind) }
+        let numeric = fields.indices.filter { fields[$0].field.kind.isWrittenInDigits }
         var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
         let numericFields = numeric.map { fields[$0] }
         var hand = try handwritten.read(numericFields, quick: decided != .hand)
