@@ -70,7 +70,8 @@ public final class ReviewSession {
         switch key {
         case .up, .character("k"): try await moveField(by: -1)
         case .down, .character("j"): try await moveField(by: 1)
-        case .tab, .character("n"): try await nextUnsettledField()
+        case .tab, .character("n"):
+            if try await !nextUnsettledField() { say(Self.allSettled) }
         case .left, .character("h"): try await moveSheet(by: -1)
         case .right, .character("l"): try await moveSheet(by: 1)
         case .enter: try await acceptAsRead()
@@ -95,9 +96,11 @@ public final class ReviewSession {
         await loadImage()
     }
 
-    /// The next flagged (or rule-failing) field nobody has settled, after the current one.
-    private func nextUnsettledField() async throws {
-        guard let fields = state.review?.fields, !fields.isEmpty else { return }
+    /// The next flagged (or rule-failing) field nobody has settled, after the current one; false
+    /// (and a word on what is left to do) when there is none.
+    @discardableResult
+    private func nextUnsettledField() async throws -> Bool {
+        guard let fields = state.review?.fields, !fields.isEmpty else { return false }
         let failing = state.failingFields
         for offset in 1...fields.count {
             let i = (state.fieldIndex + offset) % fields.count
@@ -105,10 +108,10 @@ public final class ReviewSession {
             if (f.stored.reading.flagged || failing.contains(f.field)) && !ReviewState.isSettled(f) {
                 state.fieldIndex = i
                 await loadImage()
-                return
+                return true
             }
         }
-        say("Every flagged field on this sheet is settled: approve (a) or reject (r).")
+        return false
     }
 
     private func moveSheet(by step: Int) async throws {
@@ -139,7 +142,10 @@ public final class ReviewSession {
         if chooseField {
             let failing = state.failingFields
             let fields = review.fields
+            // Where a person is needed first: an open flag, then a change of theirs that rules still
+            // reject (a resumed session lands there), then any field of a failing rule.
             state.fieldIndex = fields.firstIndex { $0.stored.reading.flagged && !ReviewState.isSettled($0) }
+                ?? fields.firstIndex { $0.correction != nil && failing.contains($0.field) }
                 ?? fields.firstIndex { failing.contains($0.field) }
                 ?? fields.firstIndex { $0.stored.reading.flagged } ?? 0
         }
@@ -215,8 +221,8 @@ public final class ReviewSession {
         guard let field = state.currentField else { return }
         let read = field.stored.reading.value
         if try await correct(field.field, to: read, note: "accepted as read") {
-            say("\(field.field): \(read) accepted as read.")
-            try await nextUnsettledField()
+            let moved = try await nextUnsettledField()
+            say("\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))
         }
     }
 
@@ -333,6 +339,8 @@ public final class ReviewSession {
             warn(error.message)
         }
     }
+
+    static let allSettled = "Every flagged field on this sheet is settled: approve (a) or reject (r)."
 
     private func say(_ text: String) { state.message = text; state.messageIsWarning = false }
     private func warn(_ text: String) { state.message = text; state.messageIsWarning = true }
