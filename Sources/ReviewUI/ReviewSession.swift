@@ -211,8 +211,8 @@ public final class ReviewSession {
             warn("\(error.message) — type again, or Esc to cancel.")
         case .success(let value):
             state.mode = .browsing
-            if try await correct(field.field, to: value, note: note) {
-                say("\(field.field): \(field.value) → \(value) saved.")
+            if let saved = try await correct(field.field, to: value, note: note) {
+                report(saved, "\(field.field): \(field.value) → \(value) saved.")
             }
         }
     }
@@ -220,9 +220,9 @@ public final class ReviewSession {
     private func acceptAsRead() async throws {
         guard let field = state.currentField else { return }
         let read = field.stored.reading.value
-        if try await correct(field.field, to: read, note: "accepted as read") {
+        if let saved = try await correct(field.field, to: read, note: "accepted as read") {
             let moved = try await nextUnsettledField()
-            say("\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))
+            report(saved, "\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))
         }
     }
 
@@ -232,19 +232,23 @@ public final class ReviewSession {
             return
         }
         var applied: [String] = []
+        var outcome = Saved.plainly
         for change in suggestion.changes {
             let note = "suggestion (\(Int((change.probability * 100).rounded()))%)"
-            guard try await correct(change.field, to: change.to, note: note) else { return }
+            guard let saved = try await correct(change.field, to: change.to, note: note) else { return }
+            if saved == .onTopOfAnother { outcome = saved }
             applied.append("\(change.field) \(change.from) → \(change.to)")
         }
-        say("Suggestion taken: " + applied.joined(separator: ", ") + ".")
+        report(outcome, "Suggestion taken: " + applied.joined(separator: ", ") + ".")
     }
+
+    enum Saved { case plainly, onTopOfAnother }
 
     /// Saves one correction. On a conflict the sheet is reloaded: if the other reviewer left this
     /// field alone the correction is saved on top of theirs (both changes kept, and the user is told);
-    /// if they changed it, theirs stands and the user is shown it. True when saved.
-    private func correct(_ field: String, to value: FieldValue, note: String?) async throws -> Bool {
-        guard let review = state.review else { return false }
+    /// if they changed it, theirs stands and the user is shown it. Nil when not saved.
+    private func correct(_ field: String, to value: FieldValue, note: String?) async throws -> Saved? {
+        guard let review = state.review else { return nil }
         let seen = review.values[field]
         var revision = review.revision
         var merged = false
@@ -253,24 +257,31 @@ public final class ReviewSession {
                 _ = try await store.addCorrection(NewCorrection(sheetID: review.sheet.id, field: field, newValue: value,
                                                                 reviewer: state.reviewer, at: now(), note: note, expectedRevision: revision))
                 try await loadSheet(chooseField: false)
-                if merged { warn("Someone else changed this sheet meanwhile; their changes are shown and yours to \(field) is saved too.") }
-                return true
+                return merged ? .onTopOfAnother : .plainly
             } catch let conflict as ReviewConflict {
                 try await loadSheet(chooseField: false)
                 guard let reloaded = state.review, reloaded.values[field] == seen else {
                     let who = state.review?.corrections.last { $0.field == field }?.reviewer ?? "someone else"
                     warn("\(who) changed \(field) to \(state.review?.values[field]?.description ?? "?") meanwhile (revision \(conflict.actualRevision)): yours was not saved — look and decide again.")
-                    return false
+                    return nil
                 }
                 revision = reloaded.revision
                 merged = true
             } catch let error as StoreError {
                 warn(error.message)
-                return false
+                return nil
             }
         }
         warn("This sheet keeps changing under you: try again.")
-        return false
+        return nil
+    }
+
+    private func report(_ saved: Saved, _ text: String) {
+        if saved == .onTopOfAnother {
+            warn("Someone else changed this sheet meanwhile: their changes are shown, and yours is saved too. " + text)
+        } else {
+            say(text)
+        }
     }
 
     private func undo() async throws {
