@@ -1,7 +1,8 @@
 // Benchmarks (times are measured and printed, never asserted):
 //   swift run -c release bench digits [WEIGHTS.bin]    digit network, ms per digit (default: the shipped weights)
 //   swift run -c release bench suggest                                suggestion search, ms per sheet
-// Each prints the median of 7 rounds.
+//   swift run -c release bench review-redraw                          review screen: keypress to finished screen
+// digits and suggest print the median of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation
 import SheetModel
@@ -59,7 +60,8 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digits": try benchDigits(arguments.dropFirst().first)
 case "suggest": try benchSuggest()
+case "review-redraw": try await benchReviewRedraw()
 default:
-    print("usage: bench digits [weights.bin] | bench suggest")
+    print("usage: bench digits [weights.bin] | bench suggest | bench review-redraw")
     exit(64)
 }
