@@ -162,6 +162,19 @@ import Testing
         #expect(t.waitForExit() == 0)
     }
 
+    /// A sheet stored without snapshots (before they were kept) shows its cell cut again from the file.
+    @Test func cellImageFromTheFileWhenTheStoreHasNone() throws {
+        let (folder, db) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try DatabaseQueue(path: db).write { try $0.execute(sql: "DELETE FROM cell_images") }
+        let t = try Self.open(db, environment: ["NO_COLOR": "1"])
+        #expect(t.waitFor("cell ot.saves"))
+        #expect(!t.text().contains("no image of this cell"))
+        #expect(t.text().contains("@"))
+        t.send("q")
+        #expect(t.waitForExit() == 0)
+    }
+
     @Test func refusesWithoutATerminal() throws {
         let run = try CLITests.run(["review", "--db", Self.scanned.path])
         #expect(run.status == 1)
