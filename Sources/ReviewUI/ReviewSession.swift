@@ -168,7 +168,29 @@ public final class ReviewSession {
         state.failures = RuleCheck(template: template, rules: rules, values: review.values).failures()
         state.suggestion = nil
         state.suggestionNote = nil
+        suggestionPending = false
         guard !state.failures.isEmpty else { return }
+        // Nothing changed since the scan: its suggestion stands, and the search (up to seconds on a
+        // hand-filled sheet with many doubtful digits) is not run again on the way to the screen.
+        if !review.corrections.contains(where: \.isLive) {
+            state.suggestion = review.suggestions.first { !$0.changes.isEmpty }
+            if state.suggestion == nil { state.suggestionNote = "none found at scan time" }
+            return
+        }
+        // After a change the search runs again, but after the screen is drawn (`searchSuggestion`):
+        // on a hand-filled sheet with many doubtful digits it can take longer than a redraw should.
+        state.suggestionNote = "searching…"
+        suggestionPending = true
+    }
+
+    /// True when a change left the suggestion to be searched for again.
+    public private(set) var suggestionPending = false
+
+    /// Searches the alternatives for a set under which every rule holds, with the current values:
+    /// corrected fields are fixed (no alternatives). The terminal loop calls it after each redraw.
+    public func searchSuggestion() {
+        guard suggestionPending, let review = state.review, let template = state.template else { return }
+        suggestionPending = false
         let readings = review.fields.map { field -> (id: String, reading: FieldReading) in
             var reading = field.stored.reading
             if let correction = field.correction {
@@ -177,10 +199,14 @@ public final class ReviewSession {
             }
             return (field.field, reading)
         }
-        switch SuggestionSearch(template: template, rules: rules).search(readings) {
+        // A smaller budget than the scan's: a person is waiting.
+        var search = SuggestionSearch(template: template, rules: parsedRules["\(template.id)@\(template.version)"])
+        search.budget = Self.suggestionBudget
+        state.suggestionNote = nil
+        switch search.search(readings) {
         case .suggestion(let s) where !s.changes.isEmpty: state.suggestion = s
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
-        default: break
+        default: state.suggestionNote = "none"
         }
     }
 
@@ -227,6 +253,7 @@ public final class ReviewSession {
     }
 
     private func takeSuggestion() async throws {
+        searchSuggestion()
         guard let suggestion = state.suggestion else {
             warn(state.suggestionNote.map { "No suggestion: \($0)." } ?? "No suggestion for this sheet.")
             return
@@ -350,6 +377,9 @@ public final class ReviewSession {
             warn(error.message)
         }
     }
+
+    /// Combinations the suggestion search may try after a change (the scan's default is 20,000).
+    static let suggestionBudget = 2_000
 
     static let allSettled = "Every flagged field on this sheet is settled: approve (a) or reject (r)."
 

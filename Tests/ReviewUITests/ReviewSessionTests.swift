@@ -35,8 +35,11 @@ import Testing
             }
             return (spec.id, reading)
         }
-        let result = SheetResult(file: "/sheets/misread.png", template: template.id, templateVersion: template.version,
+        // As scan stores it: the failing rules and the suggestion searched for then.
+        var result = SheetResult(file: "/sheets/misread.png", template: template.id, templateVersion: template.version,
                                  status: .needsReview, fields: fields, milliseconds: 100)
+        result.ruleFailures = RuleCheck(template: template, values: Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })).failures()
+        if case .suggestion(let suggestion) = SuggestionSearch(template: template).search(fields) { result.suggestions = [suggestion] }
         return NewSheet(sha256: String(repeating: "ab", count: 32), path: result.file, scannedAt: Date(timeIntervalSince1970: 1_790_000_000),
                         result: result, fields: template.fields, gameLog: template.gameLog!.draft(from: values))
     }
@@ -80,10 +83,16 @@ import Testing
     @Test func suggestionTakenRerunsTheRules() async throws {
         try await Self.withStore { path in
             let s = try await Self.session(path, reviewer: "ann")
+            // After any change the suggestion is searched for again (once the screen is drawn).
+            try await Self.type("k\r", into: s)  // q2.shots accepted as read
+            #expect(s.suggestionPending)
+            #expect(s.state.suggestion == nil)
+            s.searchSuggestion()
+            #expect(s.state.suggestion?.changes.map(\.field) == ["q2.saves"])
             try await Self.type("s", into: s)
             #expect(s.state.failures.isEmpty)
             #expect(s.state.message == "Suggestion taken: q2.saves 10 → 16.")
-            let correction = try #require(try await SQLiteSheetStore(path: path).corrections(sheetID: 1).first)
+            let correction = try #require(try await SQLiteSheetStore(path: path).corrections(sheetID: 1).last)
             #expect(correction.note == "suggestion (35%)")
             #expect(correction.original.value == .integer(10))
         }

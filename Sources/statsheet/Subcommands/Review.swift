@@ -120,6 +120,11 @@ struct ReviewLoop {
                     if try await session.handle(key) == .quit { return 0 }
                 }
                 redraw()
+                // The slow part of a change, once its screen is up; keys typed meanwhile wait in the tty.
+                if session.suggestionPending {
+                    session.searchSuggestion()
+                    redraw()
+                }
             }
         }
     }
