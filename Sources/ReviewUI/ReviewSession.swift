@@ -285,11 +285,11 @@ public final class ReviewSession {
                                                                 reviewer: state.reviewer, at: now(), note: note, expectedRevision: revision))
                 try await loadSheet(chooseField: false)
                 return merged ? .onTopOfAnother : .plainly
-            } catch let conflict as ReviewConflict {
+            } catch is ReviewConflict {
                 try await loadSheet(chooseField: false)
                 guard let reloaded = state.review, reloaded.values[field] == seen else {
                     let who = state.review?.corrections.last { $0.field == field }?.reviewer ?? "someone else"
-                    warn("\(who) changed \(field) to \(state.review?.values[field]?.description ?? "?") meanwhile (revision \(conflict.actualRevision)): yours was not saved — look and decide again.")
+                    warn("\(who) changed \(field) to \(state.review?.values[field]?.description ?? "?") meanwhile: yours is not saved; look again.")
                     return nil
                 }
                 revision = reloaded.revision
@@ -305,7 +305,7 @@ public final class ReviewSession {
 
     private func report(_ saved: Saved, _ text: String) {
         if saved == .onTopOfAnother {
-            warn("Someone else changed this sheet meanwhile: their changes are shown, and yours is saved too. " + text)
+            warn(text + " On top of someone else's change, now shown.")
         } else {
             say(text)
         }
@@ -369,10 +369,10 @@ public final class ReviewSession {
     private func decide(_ body: () async throws -> Void) async throws {
         do {
             try await body()
-        } catch let conflict as ReviewConflict {
+        } catch is ReviewConflict {
             state.mode = .browsing
             try await loadSheet(chooseField: false)
-            warn("Someone else changed this sheet meanwhile (revision \(conflict.actualRevision)): reloaded with their changes; nothing of yours was saved — look and decide again.")
+            warn("Someone else changed this sheet meanwhile: reloaded, nothing of yours saved; look again.")
         } catch let error as StoreError {
             warn(error.message)
         }

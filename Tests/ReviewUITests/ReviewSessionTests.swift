@@ -121,7 +121,7 @@ import Testing
             try await Self.type("e16\r", into: ann)
             try await Self.type("je2\r", into: bob)  // q2.goals
             let message = bob.state.message ?? ""
-            #expect(message.contains("Someone else changed this sheet meanwhile") && message.contains("q2.goals: 1 → 2 saved."), "\(message)")
+            #expect(message == "q2.goals: 1 → 2 saved. On top of someone else's change, now shown.", "\(message)")
             #expect(bob.state.review?.values["q2.saves"] == .integer(16))
             #expect(bob.state.review?.values["q2.goals"] == .integer(2))
             let corrections = try await SQLiteSheetStore(path: path).corrections(sheetID: 1)
@@ -142,7 +142,7 @@ import Testing
             let stale = try await Self.session(path, reviewer: "cy")
             try await Self.type("u", into: ann)
             try await Self.type("a", into: stale)
-            #expect(stale.state.message?.contains("Someone else changed this sheet meanwhile") == true)
+            #expect(stale.state.message == "Someone else changed this sheet meanwhile: reloaded, nothing of yours saved; look again.")
             #expect(try await SQLiteSheetStore(path: path).corrections(sheetID: 1).map(\.reviewer) == ["ann"])
             #expect(try await SQLiteSheetStore(path: path).decisions(sheetID: 1).isEmpty)
         }

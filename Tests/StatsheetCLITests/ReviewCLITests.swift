@@ -38,8 +38,9 @@ import Testing
         try DatabaseQueue(path: db).read { try T.fetchOne($0, sql: sql) }
     }
 
-    static func open(_ db: String, environment: [String: String] = [:], columns: UInt16 = 80, rows: UInt16 = 24) throws -> PseudoTerminal {
-        let terminal = try PseudoTerminal(["review", "--db", db, "--reviewer", "ann"], environment: environment, columns: columns, rows: rows)
+    static func open(_ db: String, reviewer: String = "ann", environment: [String: String] = [:], columns: UInt16 = 80,
+                     rows: UInt16 = 24) throws -> PseudoTerminal {
+        let terminal = try PseudoTerminal(["review", "--db", db, "--reviewer", reviewer], environment: environment, columns: columns, rows: rows)
         #expect(terminal.waitFor("statsheet review — sheet 1 of"), "\(terminal.text())")
         return terminal
     }
@@ -173,6 +174,27 @@ import Testing
         #expect(t.text().contains("@"))
         t.send("q")
         #expect(t.waitForExit() == 0)
+    }
+
+    /// Two terminals on one sheet: the second writer meets the first's change, keeps both when they
+    /// touch different fields, and is told; on the same field the first stands and the second sees it.
+    @Test func twoTerminalsOnOneSheet() throws {
+        let (folder, db) = try Self.store()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let ann = try Self.open(db, reviewer: "ann")
+        let bob = try Self.open(db, reviewer: "bob")
+        #expect(ann.type("e0 # checked\r", expect: "ot.saves: 0 → 0 saved."))
+        #expect(bob.type("jje2\r", expect: "ot.clears: 1 → 2 saved. On top of someone else's change, now shown."))
+        let mark = ann.mark
+        #expect(ann.type("e5\r", expect: "On top of someone else's change"))
+        #expect(ann.waitFor("clears.periods-sum", after: mark))  // bob's ot.clears, now on ann's screen
+        #expect(bob.type("kke3\r", expect: "ann changed ot.saves to 5 meanwhile: yours is not saved"))
+        for t in [ann, bob] {
+            t.send("q")
+            #expect(t.waitForExit() == 0)
+        }
+        let rows = try DatabaseQueue(path: db).read { try Row.fetchAll($0, sql: "SELECT reviewer, field, new_value FROM corrections ORDER BY id") }
+        #expect(rows.map { "\($0["reviewer"] as String) \($0["field"] as String) \($0["new_value"] as String)" } == ["ann ot.saves 0", "bob ot.clears 2", "ann ot.saves 5"])
     }
 
     @Test func refusesWithoutATerminal() throws {
