@@ -196,7 +196,7 @@ extension SheetResult: Codable {
         if status != .failed {
             try c.encode(fields.filter(\.reading.flagged).map {
                 Flag(field: $0.id, confidence: ($0.reading.confidence * 10).rounded() / 10,
-                     reasons: ["confidence \(Int($0.reading.confidence.rounded())) is under the threshold"] + $0.reading.notes)
+                     reasons: $0.reading.notes)
             }, forKey: .flags)
             try c.encode(ruleFailures, forKey: .ruleFailures)
             try c.encode(suggestions, forKey: .suggestions)

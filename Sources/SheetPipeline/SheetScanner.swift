@@ -101,7 +101,10 @@ public final class SheetScanner {
             }
             var fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
                 var reading = reading
-                reading.flagged = reading.confidence < options.minConfidence
+                if reading.confidence < options.minConfidence {
+                    reading.flagged = true
+                    reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(options.minConfidence))", at: 0)
+                }
                 return (id: field.id, reading: reading)
             }
             stage("fields")
@@ -128,7 +131,7 @@ public final class SheetScanner {
                 switch SuggestionSearch(template: template, rules: rules).search(fields) {
                 case .suggestion(let suggestion): result.suggestions = [suggestion]
                 case .inconsistent:
-                    result.suggestionNote = "no plausible combination of the readings' alternatives satisfies the rules: the sheet itself may be inconsistent"
+                    result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
                 case .consistent, .noAlternatives: break
                 }
             }

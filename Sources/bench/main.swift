@@ -1,6 +1,8 @@
 // Benchmarks (times are measured and printed, never asserted):
 //   swift run -c release bench digits [WEIGHTS.bin]    digit network, ms per digit (default: the shipped weights)
-//   swift run -c release bench suggest                                suggestion search, ms per sheet
+//   swift run -c release bench suggest [SCAN.jsonl]                   suggestion search, ms per sheet: a built-in
+//                                                                     sheet, or every sheet with failing rules in
+//                                                                     the output of `statsheet scan --json`
 //   swift run -c release bench review-redraw                          review screen: keypress to finished screen
 // digits and suggest print the median of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
@@ -56,12 +58,35 @@ func benchSuggest() throws {
     print(String(format: "suggestion search: median %.3f ms per sheet (rounds %.3f–%.3f; found %d/700)", t.median, t.low, t.high, found))
 }
 
+/// The search on every sheet of a `statsheet scan --json` output whose rules failed: the median and the
+/// slowest sheet, each the median of its rounds.
+func benchSuggest(scanOutput: String) throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
+    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    let search = SuggestionSearch(template: template, today: Date())
+    let sheets = try String(contentsOfFile: scanOutput, encoding: .utf8).split(separator: "\n")
+        .map { try JSONDecoder().decode(SheetResult.self, from: Data($0.utf8)) }
+        .filter { $0.template == template.id && !$0.ruleFailures.isEmpty }
+        .map { $0.fields.map { (id: $0.id, reading: $0.reading) } }
+    var perSheet: [Double] = []
+    var found = 0
+    for readings in sheets {
+        perSheet.append(median { milliseconds { if case .suggestion = search.search(readings) { found += 1 } } }.median)
+    }
+    perSheet.sort()
+    guard !perSheet.isEmpty else { return print("no sheet with failing rules in \(scanOutput)") }
+    print(String(format: "suggestion search over %d sheets with failing rules: median %.3f ms, 90th percentile %.3f ms, slowest %.3f ms; suggested on %d",
+                 perSheet.count, perSheet[perSheet.count / 2], perSheet[perSheet.count * 9 / 10], perSheet.last!, found / 7))
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digits": try benchDigits(arguments.dropFirst().first)
-case "suggest": try benchSuggest()
+case "suggest":
+    if let file = arguments.dropFirst().first { try benchSuggest(scanOutput: file) } else { try benchSuggest() }
 case "review-redraw": try await benchReviewRedraw()
 default:
-    print("usage: bench digits [weights.bin] | bench suggest | bench review-redraw")
+    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl] | bench review-redraw")
     exit(64)
 }

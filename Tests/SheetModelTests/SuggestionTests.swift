@@ -77,4 +77,44 @@ import Testing
         let readings = LacrosseRuleTests.template.fields.map { ($0.id, FieldReading(value: values[$0.id] ?? .empty, text: "", confidence: 90)) }
         #expect(Self.search(readings) == .noAlternatives)
     }
+
+    @Test func repairsADigitTheAlternativesMissed() throws {
+        // The paper says q2.shots 10; the leading 1 was lost and none of the alternatives is 10. Both rules
+        // q2.shots is in (q2's balance, the shots total) demand 10.
+        let outcome = Self.search(Self.readings(["q2.shots": (.integer(0), [(.integer(0), 0.7), (.integer(8), 0.2)])]))
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["q2.shots"])
+        #expect(s.changes.first?.to == .integer(10))
+        #expect(s.changes.first?.demandedByRules == true)
+        #expect(s.relativeToRead < 0.1, "a value nobody offered is a long shot beside the reading: \(s.relativeToRead)")
+    }
+
+    @Test func anEmptyBoxTheReaderCouldNotMakeOutIsRepaired() throws {
+        // Ink in q3.saves the reader could not make out (read empty, confidence 0, no alternatives): q3's
+        // balance and the saves total both demand what the paper says, 4.
+        var readings = Self.readings([:])
+        let i = try #require(readings.firstIndex { $0.id == "q3.saves" })
+        readings[i].reading = FieldReading(value: .empty, text: "", confidence: 0)
+        let outcome = Self.search(readings)
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["q3.saves"])
+        #expect(s.changes.first?.to == LacrosseRuleTests.game["q3.saves"])
+    }
+
+    @Test func aConfidentReadingIsTakenAsWrittenNotRepaired() {
+        // The stat keeper wrote 11 where 10 adds up, and the network is sure it sees 11: that is a slip on
+        // paper, not a misread, so nothing is suggested even though the sums point to 10.
+        let outcome = Self.search(Self.readings(["q2.shots": (.integer(11), [(.integer(11), 0.995), (.integer(17), 0.004)])]))
+        #expect(outcome == .inconsistent)
+    }
+
+    @Test func aRepairNeedsAFieldEveryFailingRuleReads() {
+        // Two fields misread in different columns: no single field mends both, and the alternatives do not
+        // hold the truth either, so nothing is suggested.
+        let outcome = Self.search(Self.readings([
+            "q2.shots": (.integer(0), [(.integer(0), 0.7), (.integer(8), 0.2)]),
+            "q4.clears": (.integer(3), [(.integer(3), 0.7), (.integer(5), 0.2)]),
+        ]))
+        #expect(outcome == .inconsistent)
+    }
 }

@@ -35,10 +35,23 @@ public struct RuleEvaluator {
     public let fields: [FieldSpec]
     public let today: Date
 
+    /// Each field's kind by id: looked up for every field a rule reads, so built once, not searched for.
+    let kinds: [String: FieldKind]
+
     public init(values: [String: FieldValue], fields: [FieldSpec], today: Date = Date()) {
+        self.init(values: values, fields: fields, kinds: Self.kinds(of: fields), today: today)
+    }
+
+    /// For callers that evaluate many value sets over one template (the suggestion search).
+    init(values: [String: FieldValue], fields: [FieldSpec], kinds: [String: FieldKind], today: Date) {
         self.values = values
         self.fields = fields
+        self.kinds = kinds
         self.today = today
+    }
+
+    static func kinds(of fields: [FieldSpec]) -> [String: FieldKind] {
+        Dictionary(fields.map { ($0.id, $0.kind) }, uniquingKeysWith: { first, _ in first })
     }
 
     var fieldIds: [String] { fields.map(\.id) }
@@ -92,10 +105,10 @@ public struct RuleEvaluator {
     }
 
     private func fieldValue(_ id: String) throws(RuleEvaluationError) -> RuleValue {
-        guard let field = fields.first(where: { $0.id == id }) else { throw RuleEvaluationError(message: "unknown field '\(id)'") }
+        guard let kind = kinds[id] else { throw RuleEvaluationError(message: "unknown field '\(id)'") }
         switch values[id] ?? .empty {
         case .empty:
-            switch field.kind {
+            switch kind {
             case .checkbox: return .boolean(false)
             case .count: return .integer(0)
             default: throw RuleEvaluationError(message: "'\(id)' is not a number; use present() or not_future()")

@@ -79,7 +79,9 @@ struct ScanOutput {
             lines.append("  rule \(failure.rule): \(failure.message) (\(failure.detail))")
         }
         for s in result.suggestions {
-            let changes = s.changes.map { "\($0.field) \($0.from) → \($0.to)" }.joined(separator: ", ")
+            let changes = s.changes.map {
+                "\($0.field) \($0.from) → \($0.to)" + ($0.demandedByRules == true ? " (not among the reader's alternatives: the sums demand it)" : "")
+            }.joined(separator: ", ")
             lines.append(String(format: "  suggestion (not applied; probability %.2f): %@", s.probability, changes))
         }
         if let note = result.suggestionNote { lines.append("  \(note)") }
