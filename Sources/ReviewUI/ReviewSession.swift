@@ -187,15 +187,17 @@ public final class ReviewSession {
     public private(set) var suggestionPending = false
 
     /// Searches the alternatives for a set under which every rule holds, with the current values:
-    /// corrected fields are fixed (no alternatives). The terminal loop calls it after each redraw.
+    /// corrected fields are fixed. The terminal loop calls it after each redraw.
     public func searchSuggestion() {
         guard suggestionPending, let review = state.review, let template = state.template else { return }
         suggestionPending = false
         let readings = review.fields.map { field -> (id: String, reading: FieldReading) in
             var reading = field.stored.reading
+            // A person's value is certain: no alternatives, full confidence (nothing to repair).
             if let correction = field.correction {
                 reading.value = correction.newValue
                 reading.alternatives = []
+                reading.confidence = 100
             }
             return (field.field, reading)
         }

@@ -30,7 +30,7 @@ import Testing
         let fields = template.fields.map { spec -> (id: String, reading: FieldReading) in
             var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id]?.description ?? "", confidence: 97)
             if spec.id == "q2.saves" {
-                reading = FieldReading(value: .integer(10), text: "10", confidence: 52, flagged: true, notes: ["in failing rule q2.balance"])
+                reading = FieldReading(value: .integer(10), text: "10", confidence: 41, flagged: true, notes: ["in failing rule q2.balance"])
                 reading.alternatives = [Alternative(value: .integer(10), probability: 0.6), Alternative(value: .integer(16), probability: 0.35)]
             }
             return (spec.id, reading)
@@ -98,6 +98,18 @@ import Testing
         }
     }
 
+    /// The search may change readings, never a person's value, however doubtful the reading it replaced.
+    @Test func aCorrectionIsNeverSuggestedAway() async throws {
+        try await Self.withStore { path in
+            let s = try await Self.session(path, reviewer: "ann")
+            try await Self.type("e11\r", into: s)  // q2.saves: still breaks q2.balance
+            s.searchSuggestion()
+            let suggested = s.state.suggestion?.changes.map(\.field) ?? []
+            #expect(!suggested.contains("q2.saves"), "\(suggested)")
+            #expect(s.state.failures.map(\.rule).contains("q2.balance"))
+        }
+    }
+
     @Test func aTypedValueMustFitTheKind() async throws {
         try await Self.withStore { path in
             let s = try await Self.session(path, reviewer: "ann")
@@ -156,7 +168,7 @@ import Testing
             #expect(rows.allSatisfy { $0.count == 80 })
             #expect(rows[0].contains("sheet 1 of 1"))
             #expect(rows.contains { $0.contains("cell q2.saves") })
-            #expect(rows.contains { $0.contains("read   10  \"10\"  52% sure") })
+            #expect(rows.contains { $0.contains("read   10  \"10\"  41% sure") })
             #expect(rows.contains { $0.contains("sugg.  q2.saves 10→16") })
             #expect(rows.contains { $0.contains("✗ 2 rules fail") })
             #expect(rows.contains { $0.contains("@") })  // the current field on the map
