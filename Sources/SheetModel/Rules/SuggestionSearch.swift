@@ -218,7 +218,10 @@ public struct SuggestionSearch {
         if reading.alternatives.isEmpty {
             return reading.confidence < 50 ? (max(reading.confidence / 100, 1e-4), 1 - reading.confidence / 100) : nil
         }
-        let read = max(reading.alternatives.first { $0.value == reading.value }?.probability ?? reading.confidence / 100, 1e-4)
+        // The confidence can sit under the network's probability: the reader caps it when the glyph is
+        // much smaller than the sheet's others, or looks crossed out. That doubt counts too.
+        let offered = reading.alternatives.first { $0.value == reading.value }?.probability ?? 1
+        let read = max(min(offered, reading.confidence / 100), 1e-4)
         return (read, max(1 - reading.alternatives.reduce(0) { $0 + $1.probability }, 1 - read))
     }
 
