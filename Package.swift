@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "DigitNet", dependencies: ["COpenBLAS"], exclude: ["Model/testvectors.json"],
                 resources: [.copy("Model/digits-cnn.bin"), .copy("Model/digits-cnn.json")]),
         // Benchmarks (not tests: times are measured, never asserted): the digit network, the suggestion search.
-        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel"]),
+        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel", "SheetStore", "ReviewUI"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
         .target(name: "OCRKit", dependencies: ["CTesseract"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.
@@ -46,10 +46,13 @@ let package = Package(
         ),
         // Sheets, readings, corrections and game logs: the `SheetStore` protocol and its SQLite backend.
         .target(name: "SheetStore", dependencies: ["SheetModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The review screen without the terminal: keys → session (store writes, rules re-run) → state
+        // → screen lines. No C, no images' formats: cells arrive as gray pixels from the CLI.
+        .target(name: "ReviewUI", dependencies: ["SheetModel", "SheetStore"]),
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore",
+                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore", "ReviewUI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -58,6 +61,7 @@ let package = Package(
         .testTarget(name: "DigitNetTests", dependencies: ["DigitNet"]),
         // The store conformance suite (written against the protocol), run here against SQLite files.
         .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel"]),
+        .testTarget(name: "ReviewUITests", dependencies: ["ReviewUI", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
         .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet", "SheetStore", .product(name: "GRDB", package: "GRDB.swift")]),

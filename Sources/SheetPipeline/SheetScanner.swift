@@ -13,6 +13,8 @@ public struct ScanOptions: Sendable {
     public var overlayFolder: String?
     /// Whether numbers are read as handwriting, print, or decided per sheet.
     public var writing: Writing = .auto
+    /// Keep a small PNG of each field's cell (`ScannedSheet.cellImages`), for the review screen.
+    public var keepCellImages = false
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto) {
@@ -55,7 +57,16 @@ public final class SheetScanner {
         self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
-    public func scan(_ path: String) -> SheetResult {
+    public func scan(_ path: String) -> SheetResult { scanSheet(path).result }
+
+    /// The result, and (when `options.keepCellImages`) each field's cell as a small PNG.
+    public func scanSheet(_ path: String) -> ScannedSheet {
+        var images: [String: [UInt8]] = [:]
+        let result = scan(path, cellImages: &images)
+        return ScannedSheet(result: result, cellImages: images)
+    }
+
+    private func scan(_ path: String, cellImages: inout [String: [UInt8]]) -> SheetResult {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 
@@ -84,6 +95,10 @@ public final class SheetScanner {
             let template = aligned.template
             let cells = template.fields.map { ($0, FieldCell(field: $0, from: gray, through: aligned.homography)) }
             stage("cells")
+            if options.keepCellImages {
+                for (field, cell) in cells { cellImages[field.id] = cell.snapshotPNG() }
+                stage("snapshots")
+            }
             var fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
                 var reading = reading
                 if reading.confidence < options.minConfidence {
@@ -136,4 +151,11 @@ public final class SheetScanner {
             return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: elapsed())
         }
     }
+}
+
+/// A sheet as read, with the cell snapshots the review screen shows.
+public struct ScannedSheet: Sendable {
+    public var result: SheetResult
+    /// Field id → grayscale PNG of its cell (empty unless `ScanOptions.keepCellImages`).
+    public var cellImages: [String: [UInt8]]
 }

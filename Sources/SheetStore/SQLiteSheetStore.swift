@@ -30,6 +30,9 @@ public final class SQLiteSheetStore: SheetStore {
         migrator.registerMigration("v1") { db in
             for statement in Schema.version1(identity: "INTEGER PRIMARY KEY") { try db.execute(sql: statement) }
         }
+        migrator.registerMigration("v2") { db in
+            for statement in Schema.version2(identity: "INTEGER PRIMARY KEY", bytes: "BLOB") { try db.execute(sql: statement) }
+        }
         return migrator
     }()
 
@@ -54,7 +57,7 @@ public final class SQLiteSheetStore: SheetStore {
         return "\(error)"
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.writeWithoutTransaction { db in
                 var value: T?
@@ -66,15 +69,19 @@ public final class SQLiteSheetStore: SheetStore {
             }
         } catch let error as StoreError {
             throw error
+        } catch let error as ReviewConflict {
+            throw error
         } catch {
             throw StoreError("store \(path): \(Self.describe(error))")
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
         } catch let error as StoreError {
+            throw error
+        } catch let error as ReviewConflict {
             throw error
         } catch {
             throw StoreError("store \(path): \(Self.describe(error))")
@@ -125,6 +132,9 @@ public final class SQLiteSheetStore: SheetStore {
             try db.execute(sql: "UPDATE sheets SET \(names.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?",
                            arguments: StatementArguments(names.map { columns[$0]! } + [sheetID]))
             try db.execute(sql: "DELETE FROM field_readings WHERE sheet_id = ?", arguments: [sheetID])
+            try db.execute(sql: "DELETE FROM cell_images WHERE sheet_id = ?", arguments: [sheetID])
+            // Readings changed under any reviewer who has this sheet open.
+            try db.execute(sql: "UPDATE sheets SET revision = revision + 1 WHERE id = ?", arguments: [sheetID])
             replaced = true
         }
         func outcome(_ gameLog: GameLogOutcome) -> RecordOutcome {
@@ -142,6 +152,9 @@ public final class SQLiteSheetStore: SheetStore {
                 """, arguments: [sheetID, field.id, position, (spec?.kind ?? .text).rawValue, JSON.string(reading.value),
                                  reading.text, reading.confidence, reading.flagged ? 1 : 0, JSON.string(reading.notes),
                                  JSON.string(reading.alternatives), rect.x, rect.y, rect.width, rect.height])
+        }
+        for (field, png) in sheet.cellImages.sorted(by: { $0.key < $1.key }) {
+            try db.execute(sql: "INSERT INTO cell_images (sheet_id, field, png) VALUES (?, ?, ?)", arguments: [sheetID, field, png])
         }
         try db.execute(sql: "DELETE FROM scan_failures WHERE path = ? OR sha256 = ?", arguments: [sheet.path, sheet.sha256])
 
@@ -214,23 +227,28 @@ public final class SQLiteSheetStore: SheetStore {
 
     public func sheets(status: SheetStatus?) async throws -> [SheetSummary] {
         try await read { db in
-            var sql = """
-                SELECT s.*, (SELECT COUNT(*) FROM field_readings f WHERE f.sheet_id = s.id AND f.flagged = 1) AS flagged_fields
-                FROM sheets s
-                """
+            var sql = Self.summarySelect
             var arguments: StatementArguments = []
             if let status {
                 sql += " WHERE s.status = ?"
                 arguments = [status.rawValue]
             }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY s.id", arguments: arguments).map { row in
-                SheetSummary(id: row["id"], sha256: row["sha256"], path: row["path"], templateID: row["template_id"],
-                             templateVersion: row["template_version"], status: SheetStatus(rawValue: row["status"]) ?? .needsReview,
-                             scannedAt: Timestamp.date(row["scanned_at"]), alignmentQuality: row["alignment_quality"],
-                             flaggedFields: row["flagged_fields"], ruleFailures: JSON.decode(row["rule_failures"]) ?? [])
-            }
+            return try Row.fetchAll(db, sql: sql + " ORDER BY s.id", arguments: arguments).map(Self.summary)
         }
     }
+
+    /// A `sheets` row with its `flagged_fields` count.
+    static func summary(_ row: Row) -> SheetSummary {
+        SheetSummary(id: row["id"], sha256: row["sha256"], path: row["path"], templateID: row["template_id"],
+                     templateVersion: row["template_version"], status: SheetStatus(rawValue: row["status"]) ?? .needsReview,
+                     scannedAt: Timestamp.date(row["scanned_at"]), alignmentQuality: row["alignment_quality"],
+                     flaggedFields: row["flagged_fields"], ruleFailures: JSON.decode(row["rule_failures"]) ?? [])
+    }
+
+    static let summarySelect = """
+        SELECT s.*, (SELECT COUNT(*) FROM field_readings f WHERE f.sheet_id = s.id AND f.flagged = 1) AS flagged_fields
+        FROM sheets s
+        """
 
     public func failures() async throws -> [FailureRecord] {
         try await read { db in
@@ -247,7 +265,7 @@ public final class SQLiteSheetStore: SheetStore {
         }
     }
 
-    private static func reading(_ row: Row) -> StoredReading {
+    static func reading(_ row: Row) -> StoredReading {
         var reading = FieldReading(value: JSON.decode(row["value"]) ?? .empty, text: row["raw_text"], confidence: row["confidence"],
                                    flagged: (row["flagged"] as Int) != 0, notes: JSON.decode(row["notes"]) ?? [])
         reading.alternatives = JSON.decode(row["alternatives"]) ?? []
@@ -286,14 +304,16 @@ public final class SQLiteSheetStore: SheetStore {
     public func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary] {
         try await read { db in
             let sql = "SELECT * FROM game_logs" + (sheetID == nil ? "" : " WHERE sheet_id = ?") + " ORDER BY id"
-            return try Row.fetchAll(db, sql: sql, arguments: sheetID.map { [$0] } ?? []).map { row in
-                let approvedAt: String? = row["approved_at"]
-                return GameLogSummary(id: row["id"], sheetID: row["sheet_id"], role: row["role"], athlete: row["athlete"],
-                                      date: row["game_date"], opponent: row["opponent"], context: row["context"],
-                                      approvedAt: approvedAt.map(Timestamp.date), approvedBy: row["approved_by"],
-                                      duplicateOf: row["duplicate_of"], pendingReason: row["pending_reason"])
-            }
+            return try Row.fetchAll(db, sql: sql, arguments: sheetID.map { [$0] } ?? []).map(Self.gameLogSummary)
         }
+    }
+
+    static func gameLogSummary(_ row: Row) -> GameLogSummary {
+        let approvedAt: String? = row["approved_at"]
+        return GameLogSummary(id: row["id"], sheetID: row["sheet_id"], role: row["role"], athlete: row["athlete"],
+                              date: row["game_date"], opponent: row["opponent"], context: row["context"],
+                              approvedAt: approvedAt.map(Timestamp.date), approvedBy: row["approved_by"],
+                              duplicateOf: row["duplicate_of"], pendingReason: row["pending_reason"])
     }
 
     public func approveGameLog(id: Int64, by reviewer: String, at time: Date) async throws {
@@ -312,7 +332,12 @@ public final class SQLiteSheetStore: SheetStore {
                                              arguments: [correction.sheetID, correction.field]) else {
                 throw StoreError("sheet \(correction.sheetID) has no field '\(correction.field)'")
             }
-            let original = Self.reading(row).reading
+            let stored = Self.reading(row)
+            guard stored.kind.accepts(correction.newValue) else {
+                throw StoreError("'\(correction.newValue)' is not a value for \(correction.field) (a \(stored.kind.rawValue))")
+            }
+            _ = try Self.bumpRevision(sheetID: correction.sheetID, expected: correction.expectedRevision, in: db)
+            let original = stored.reading
             return try Int64.fetchOne(db, sql: """
                 INSERT INTO corrections (sheet_id, field, original_value, original_text, original_confidence, new_value,
                                          reviewer, corrected_at, note)
@@ -324,15 +349,21 @@ public final class SQLiteSheetStore: SheetStore {
     }
 
     public func corrections(sheetID: Int64) async throws -> [Correction] {
-        try await read { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM corrections WHERE sheet_id = ? ORDER BY id", arguments: [sheetID]).map { row in
-                Correction(id: row["id"], sheetID: row["sheet_id"], field: row["field"],
-                           original: FieldReading(value: JSON.decode(row["original_value"]) ?? .empty, text: row["original_text"],
-                                                  confidence: row["original_confidence"]),
-                           newValue: JSON.decode(row["new_value"]) ?? .empty, reviewer: row["reviewer"],
-                           at: Timestamp.date(row["corrected_at"]), note: row["note"])
-            }
-        }
+        try await read { db in try Self.corrections(sheetID: sheetID, in: db) }
+    }
+
+    static func corrections(sheetID: Int64, in db: Database) throws -> [Correction] {
+        try Row.fetchAll(db, sql: "SELECT * FROM corrections WHERE sheet_id = ? ORDER BY id", arguments: [sheetID]).map(correction)
+    }
+
+    static func correction(_ row: Row) -> Correction {
+        let undoneAt: String? = row["undone_at"]
+        return Correction(id: row["id"], sheetID: row["sheet_id"], field: row["field"],
+                          original: FieldReading(value: JSON.decode(row["original_value"]) ?? .empty, text: row["original_text"],
+                                                 confidence: row["original_confidence"]),
+                          newValue: JSON.decode(row["new_value"]) ?? .empty, reviewer: row["reviewer"],
+                          at: Timestamp.date(row["corrected_at"]), note: row["note"],
+                          undoneAt: undoneAt.map(Timestamp.date), undoneBy: row["undone_by"])
     }
 }
 

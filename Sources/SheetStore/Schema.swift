@@ -98,6 +98,47 @@ public enum Schema {
         ]
     }
 
+    /// Review (issue 6): a revision per sheet for optimistic concurrency, undo marks on corrections
+    /// (a correction is never deleted), reviewers' decisions, and each field's cell image.
+    /// `bytes` is `BLOB` on SQLite, `BYTEA` on PostgreSQL.
+    public static func version2(identity: String, bytes: String) -> [String] {
+        [
+            "ALTER TABLE sheets ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE corrections ADD COLUMN undone_at TEXT",
+            "ALTER TABLE corrections ADD COLUMN undone_by TEXT",
+            """
+            CREATE TABLE review_decisions (
+                id \(identity),
+                sheet_id BIGINT NOT NULL REFERENCES sheets (id),
+                decision TEXT NOT NULL CHECK (decision IN ('approved', 'rejected')),
+                reviewer TEXT NOT NULL,
+                decided_at TEXT NOT NULL,
+                reason TEXT,
+                rule_failures TEXT NOT NULL,
+                revision INTEGER NOT NULL
+            )
+            """,
+            "CREATE INDEX review_decisions_sheet ON review_decisions (sheet_id)",
+            """
+            CREATE TABLE cell_images (
+                sheet_id BIGINT NOT NULL REFERENCES sheets (id),
+                field TEXT NOT NULL,
+                png \(bytes) NOT NULL,
+                PRIMARY KEY (sheet_id, field)
+            )
+            """,
+        ]
+    }
+
+    /// The review queue's condition on `sheets s` (same SQL on both backends): no decision yet, and
+    /// either a game log waiting or a `needs_review` sheet whose game log (if any) nobody approved.
+    public static let reviewQueueCondition = """
+        NOT EXISTS (SELECT 1 FROM review_decisions d WHERE d.sheet_id = s.id)
+        AND (EXISTS (SELECT 1 FROM game_logs g WHERE g.sheet_id = s.id AND g.approved_at IS NULL)
+             OR (s.status = 'needs_review'
+                 AND NOT EXISTS (SELECT 1 FROM game_logs g WHERE g.sheet_id = s.id AND g.approved_at IS NOT NULL)))
+        """
+
     static let goalieStats = [("shots", "shots"), ("saves", "saves"), ("goals_allowed", "goals_allowed"), ("clears", "clears")]
 
     /// One row per approved goalie game: metadata, totals (the sheet's total row, or the periods'

@@ -3,7 +3,8 @@
 //   swift run -c release bench suggest [SCAN.jsonl]                   suggestion search, ms per sheet: a built-in
 //                                                                     sheet, or every sheet with failing rules in
 //                                                                     the output of `statsheet scan --json`
-// Each prints the median of 7 rounds.
+//   swift run -c release bench review-redraw                          review screen: keypress to finished screen
+// digits and suggest print the median of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation
 import SheetModel
@@ -84,7 +85,8 @@ switch arguments.first {
 case "digits": try benchDigits(arguments.dropFirst().first)
 case "suggest":
     if let file = arguments.dropFirst().first { try benchSuggest(scanOutput: file) } else { try benchSuggest() }
+case "review-redraw": try await benchReviewRedraw()
 default:
-    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl]")
+    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl] | bench review-redraw")
     exit(64)
 }

@@ -10,8 +10,9 @@ import SheetStore
 /// there are. Files whose content hash is in `skip` are hashed but not read.
 final class ScanBatch: Sendable {
     enum Event: Sendable {
-        /// Read now (clean, needs review or failed). `sha256` is nil when the file could not be read at all.
-        case read(Int, SheetResult, sha256: String?)
+        /// Read now (clean, needs review or failed), with its cell snapshots when the scanner keeps them.
+        /// `sha256` is nil when the file could not be read at all.
+        case read(Int, ScannedSheet, sha256: String?)
         /// Its content is already in the store.
         case alreadyStored(Int, path: String, sha256: String, StoredSheetState)
         /// A worker could not start (no Tesseract engine, say): the batch cannot go on.
@@ -74,7 +75,7 @@ final class ScanBatch: Sendable {
                         return
                     }
                 }
-                continuation.yield(.read(index, scanner!.scan(path), sha256: sha))
+                continuation.yield(.read(index, scanner!.scanSheet(path), sha256: sha))
             }
         }
     }

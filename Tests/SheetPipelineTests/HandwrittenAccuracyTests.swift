@@ -26,6 +26,11 @@ import Testing
         #expect(report.numeric.flagRate <= Floors.flagRate, "flag rate \(report.numeric.flagRate)")
         // A crossed-out digit with its correction beside it is never a confident guess.
         #expect(report.mustFlagMissed.isEmpty, "\(report.mustFlagMissed)")
+        // Ticks and names in pencil are seen: at the print cleaner's ink threshold 9 of 800 ticked boxes
+        // (200-sheet eval) read unticked with confidence 99, and names read empty with confidence 97.
+        #expect(report.checkboxes.accuracyWhenConfident == 1, "\(report.misses.filter { $0.field.hasPrefix("con") })")
+        #expect(!report.misses.contains { !$0.flagged && $0.read == .empty && $0.expected != .empty },
+                "written, read empty, not flagged: \(report.misses.filter { !$0.flagged && $0.read == .empty })")
     }
 
     /// Handwritten sheets are read with the digit network, not Tesseract: auto picks it, whatever the template.

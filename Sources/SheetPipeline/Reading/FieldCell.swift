@@ -31,6 +31,14 @@ public struct FieldCell: Sendable {
     /// neighbouring printed labels.
     public static let standardMargin = 4.0
 
+    /// The cell as a small grayscale PNG for a person to look at (the review screen): at 1 px/pt
+    /// (72 dpi) — a digit is about 15 pixels tall, more than the 8–10 terminal rows of half-blocks
+    /// show it with — and 1–5 KB a field (phone photos' noise compresses worst). Nil if Leptonica
+    /// cannot encode it; the screen then reads the file again.
+    public func snapshotPNG(scale factor: Double = 1 / FieldCell.standardScale) -> [UInt8]? {
+        try? Image(image).scaled(by: factor).encoded(as: .png)
+    }
+
     /// `rect` (template points) in this cell's pixels.
     public func pixels(_ rect: Rect) -> PixelRect {
         let x0 = Int(((rect.x - origin.x) * scale).rounded()), y0 = Int(((rect.y - origin.y) * scale).rounded())

@@ -11,7 +11,7 @@ import SheetModel
 /// of a sheet's time. Fields whose line reading does not fit their boxes get a second opinion box by box.
 public final class PrintedFieldReader: FieldRecognizer {
     private let engine: TesseractEngine
-    public let cleaner = CellCleaner()
+    public let cleaner: CellCleaner
     /// A comb box with at least this share of ink holds a character.
     public var boxInkThreshold = 0.012
     /// White space around each field image: Tesseract reads characters touching an edge badly.
@@ -29,9 +29,20 @@ public final class PrintedFieldReader: FieldRecognizer {
     /// When set, every cleaned field image is written here as `FIELD.png` (for tuning the cleaner).
     public var debugFolder: String?
 
-    public init(engine: TesseractEngine) {
+    public init(engine: TesseractEngine, cleaner: CellCleaner = CellCleaner()) {
         self.engine = engine
+        self.cleaner = cleaner
         debugFolder = ProcessInfo.processInfo.environment["STATSHEET_DEBUG_CELLS"]
+    }
+
+    /// A reader on the same Tesseract engine (so, the same thread) whose cleaner counts as ink anything
+    /// darker than `inkRatio` of the paper.
+    public func seeing(inkRatio: Double) -> PrintedFieldReader {
+        var cleaner = self.cleaner
+        cleaner.inkRatio = inkRatio
+        let reader = PrintedFieldReader(engine: engine, cleaner: cleaner)
+        reader.debugFolder = debugFolder
+        return reader
     }
 
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {

@@ -26,10 +26,15 @@ public final class SheetFieldReader: FieldRecognizer {
     /// What the last `read` decided, for the scan's report.
     public private(set) var lastWriting: Writing = .print
 
+    /// Text and checkboxes of hand-filled sheets, read again with the handwriting cleaner's ink threshold:
+    /// at the print cleaner's, names and ticks in pencil were invisible — read as empty with confidence 97.
+    private let pencilAware: PrintedFieldReader
+
     public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
         self.printed = printed
         self.handwritten = handwritten
         self.writing = writing
+        self.pencilAware = printed.seeing(inkRatio: HandwritingCleaner().inkRatio)
     }
 
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
@@ -49,6 +54,10 @@ public final class SheetFieldReader: FieldRecognizer {
             }
         }
         lastWriting = decided
+        if decided == .hand {
+            let others = fields.indices.filter { !fields[$0].field.kind.isWrittenInDigits }
+            for (i, reading) in zip(others, try pencilAware.read(others.map { fields[$0] })) { readings[i] = reading }
+        }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading

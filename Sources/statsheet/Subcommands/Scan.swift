@@ -67,6 +67,8 @@ struct Scan: AsyncParsableCommand {
 
         var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing)
         options.loader.maxPixels = Int(maxMegapixels * 1_000_000)
+        // The review screen shows each field's cell from the store, wherever the file has gone since.
+        options.keepCellImages = !dryRun
         let sheetStore = dryRun ? nil : try store.open()
         let stored = try await reread ? [:] : sheetStore?.storedHashes() ?? [:]
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
@@ -88,10 +90,11 @@ struct Scan: AsyncParsableCommand {
             case .alreadyStored(let index, let path, let sha, let state):
                 summary.alreadyStored += 1
                 waiting[index] = { output.showAlreadyStored(path: path, sha256: sha, state: state) }
-            case .read(let index, let result, let sha):
+            case .read(let index, let scanned, let sha):
+                let result = scanned.result
                 summary.count(result.status)
                 if let sheetStore {
-                    try await storeResult(result, sha256: sha, library: library, store: sheetStore, policy: policy,
+                    try await storeResult(scanned, sha256: sha, library: library, store: sheetStore, policy: policy,
                                           defaults: defaults, summary: &summary)
                 }
                 waiting[index] = { output.show(result) }
@@ -110,8 +113,9 @@ struct Scan: AsyncParsableCommand {
     }
 
     /// One transaction per sheet (inside the store): a kill between two sheets loses nothing stored.
-    private func storeResult(_ result: SheetResult, sha256: String?, library: TemplateLibrary, store: any SheetStore,
+    private func storeResult(_ scanned: ScannedSheet, sha256: String?, library: TemplateLibrary, store: any SheetStore,
                              policy: ApprovalPolicy, defaults: GameLogDefaults, summary: inout ScanSummary) async throws {
+        let result = scanned.result
         let path = URL(fileURLWithPath: result.file).standardizedFileURL.path
         guard result.status != .failed, let sha256 else {
             try await store.recordFailure(NewFailure(path: path, sha256: sha256, error: result.error ?? "could not be read", at: Date()))
@@ -120,7 +124,8 @@ struct Scan: AsyncParsableCommand {
         let template = result.template.flatMap { library.template(id: $0) }
         let values = Dictionary(result.fields.map { ($0.id, $0.reading.value) }, uniquingKeysWith: { a, _ in a })
         let sheet = NewSheet(sha256: sha256, path: path, scannedAt: Date(), result: result, fields: template?.fields ?? [],
-                             gameLog: template?.gameLog?.draft(from: values, defaults: defaults))
+                             gameLog: template?.gameLog?.draft(from: values, defaults: defaults),
+                             cellImages: scanned.cellImages.mapValues { Data($0) })
         let outcome = try await store.record(sheet, policy: policy, replace: reread)
         switch outcome {
         case .alreadyStored:
