@@ -33,35 +33,70 @@ OPPONENTS = [
     "Riverside Prep", "Oak Hill", "Lakeview HS", "Summit Lacrosse", "Bayside Storm",
     "Jefferson High", "Mountain View", "Harbor City LC", "Pine Ridge", "Granite Bay",
 ]
-PERIODS = ["q1", "q2", "q3", "q4", "ot"]
-STATS = ["shots", "saves", "goals", "clears"]
 
 
 # ----------------------------------------------------------------------------
 # game content
 
-def invent_game(rng):
+class GameLayout:
+    """Where a template keeps a goalie's game, read from its `gameLog` section: the row prefix of each
+    regular period (p1, p2, ... in order), of overtime and of the total, and the column suffix of shots,
+    saves and goals allowed, plus any other stat (lacrosse's clears). Field ids are ROW.COLUMN."""
+
+    def __init__(self, template):
+        log = template.get("gameLog")
+        if not log:
+            sys.exit("error: template %s has no gameLog section: the generator needs its periods and stats"
+                     % template.get("id"))
+        periods, stats = log.get("periods", {}), log.get("stats", {})
+        missing = [k for k in ("shots", "saves", "goals_allowed") if k not in stats] + \
+                  [k for k in ("p1", "total") if k not in periods]
+        if missing:
+            sys.exit("error: template %s: gameLog lacks %s" % (template.get("id"), ", ".join(missing)))
+        self.regular = [periods[k] for k in sorted((k for k in periods if k[0] == "p" and k[1:].isdigit()),
+                                                   key=lambda k: int(k[1:]))]
+        self.ot = periods.get("ot")
+        self.total = periods["total"]
+        self.shots, self.saves, self.goals = stats["shots"], stats["saves"], stats["goals_allowed"]
+        # Other stats (clears), in the template's order: independent counts per period.
+        self.extra = [v for k, v in stats.items() if k not in ("shots", "saves", "goals_allowed")]
+        self.columns = [self.shots, self.saves, self.goals] + self.extra
+        ids = {f["id"] for f in template["fields"]}
+        rows = self.regular + ([self.ot] if self.ot else []) + [self.total]
+        absent = ["%s.%s" % (r, c) for r in rows for c in self.columns if "%s.%s" % (r, c) not in ids]
+        if absent:
+            sys.exit("error: template %s: no fields %s" % (template.get("id"), ", ".join(absent)))
+
+
+def invent_game(rng, layout):
+    # The order of random draws is fixed: the same seed gives the same lacrosse sheets as before the
+    # layout was read from the template (Tools/README.md says how to check with cmp).
     f = {}
-    for p in ["q1", "q2", "q3", "q4"]:
+    for p in layout.regular:
         shots = int(rng.integers(0, 20))
         # goals 0..shots, skewed low (goalies save most shots)
         goals = int(min(shots, rng.binomial(shots, rng.uniform(0.15, 0.6)))) if shots else 0
-        f[p + ".shots"] = shots
-        f[p + ".goals"] = goals
-        f[p + ".saves"] = shots - goals
-        f[p + ".clears"] = int(rng.integers(0, 16))
-    if rng.random() < 0.70:
-        for s in STATS:
-            f["ot." + s] = None
-    else:
-        shots = int(rng.integers(0, 6))
-        goals = int(rng.integers(0, min(shots, 1) + 1))
-        f["ot.shots"] = shots
-        f["ot.goals"] = goals
-        f["ot.saves"] = shots - goals
-        f["ot.clears"] = int(rng.integers(0, 5))
-    for s in STATS:
-        f["total." + s] = sum((f[p + "." + s] or 0) for p in PERIODS)
+        f[p + "." + layout.shots] = shots
+        f[p + "." + layout.goals] = goals
+        f[p + "." + layout.saves] = shots - goals
+        for s in layout.extra:
+            f[p + "." + s] = int(rng.integers(0, 16))
+    if layout.ot:
+        ot = layout.ot
+        if rng.random() < 0.70:
+            for s in layout.columns:
+                f[ot + "." + s] = None
+        else:
+            shots = int(rng.integers(0, 6))
+            goals = int(rng.integers(0, min(shots, 1) + 1))
+            f[ot + "." + layout.shots] = shots
+            f[ot + "." + layout.goals] = goals
+            f[ot + "." + layout.saves] = shots - goals
+            for s in layout.extra:
+                f[ot + "." + s] = int(rng.integers(0, 5))
+    played = layout.regular + ([layout.ot] if layout.ot else [])
+    for s in layout.columns:
+        f[layout.total + "." + s] = sum((f[p + "." + s] or 0) for p in played)
     f["athlete"] = str(rng.choice(ATHLETES))
     f["opponent"] = str(rng.choice(OPPONENTS))
     d0 = datetime.date(2024, 1, 1)
@@ -1055,7 +1090,7 @@ class HandFiller:
 
 def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
-    values = conform_to_template(invent_game(rng), template)
+    values = conform_to_template(invent_game(rng, GameLayout(template)), template)
     days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
     values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
 
@@ -1137,7 +1172,7 @@ def make_sheet(index, args, template, blank, sx, sy):
     if args.fill == "hand":
         values, page, gen, extra = hand_sheet(rng, index, args, template, blank, sx, sy, profile)
         return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
-    values = conform_to_template(invent_game(rng), template)
+    values = conform_to_template(invent_game(rng, GameLayout(template)), template)
 
     font_name = str(rng.choice(FONTS))
     font_path = os.path.join(args.font_dir, font_name + ".ttf")

@@ -51,13 +51,15 @@ import Testing
         #expect(result.error == AlignmentError.markersMissing(found: 3).message)
     }
 
-    @Test func anotherTemplatesSheetIsRefused() throws {
-        var other = try Fixtures.lacrosse()
-        other.id = "hockey-goalie"
+    /// A sheet of another template is refused by name when the library knows it, and as "unknown" when not.
+    @Test(arguments: [("hockey-goalie", "hockey-goalie"), ("soccer-keeper", "soccer-keeper"), ("cricket-bowler", "unknown")])
+    func anotherTemplatesSheetIsRefused(id: String, found: String) throws {
+        var other = try Fixtures.library().template(id: id) ?? Fixtures.lacrosse()
+        other.id = id
         let sheet = try SheetRenderer(template: other, dpi: 150).render()
         let result = try Self.scan(sheet, requested: try Fixtures.lacrosse())
         #expect(result.status == .failed)
-        #expect(result.error == AlignmentError.wrongTemplate(expected: "lacrosse-goalie", found: "unknown").message)
+        #expect(result.error == AlignmentError.wrongTemplate(expected: "lacrosse-goalie", found: found).message)
     }
 
     @Test func unknownMarkWithoutTemplateIsRefused() throws {

@@ -16,22 +16,35 @@ enum Fixtures {
         return t
     }
 
-    /// Reads every image of `TestImages/lacrosse-goalie/SET` and scores it against the truth beside it.
-    static func evaluate(_ set: String, atLeast minimum: Int) throws -> EvaluationReport {
-        let folder = testImages.appendingPathComponent("lacrosse-goalie/\(set)").path
+    /// What reading one committed test set gave: the scores, and the sheets read as another template
+    /// than their truth names.
+    struct SetRun {
+        var report: EvaluationReport
+        var misidentified: [String]
+    }
+
+    /// Reads every image of `TestImages/TEMPLATE/SET` and scores it against the truth beside it. The
+    /// scanner knows every template in Templates/ and is not told which one a sheet is, so each sheet
+    /// must be identified from its printed mark, as `statsheet scan` does without `--template`.
+    static func evaluate(_ template: String, _ set: String, atLeast minimum: Int) throws -> SetRun {
+        let folder = testImages.appendingPathComponent("\(template)/\(set)").path
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)
             .filter { !$0.hasSuffix(".json") && !$0.hasPrefix(".") }.sorted()
-        guard names.count >= minimum else { throw FixtureError("the committed test set \(set) is missing") }
+        guard names.count >= minimum else { throw FixtureError("the committed test set \(template)/\(set) is missing") }
         let library = try library()
         let scanner = try SheetScanner(library: library)
-        var report = EvaluationReport()
+        var run = SetRun(report: EvaluationReport(), misidentified: [])
         for name in names {
             let path = folder + "/" + name
             let truth = try GroundTruth.load(GroundTruth.path(forImage: path))
             guard let template = library.template(id: truth.template) else { throw FixtureError("unknown template \(truth.template)") }
-            report.add(scanner.scan(path), truth: truth, template: template)
+            let result = scanner.scan(path)
+            if result.template != truth.template {
+                run.misidentified.append("\(name) read as \(result.template ?? "none"), truth \(truth.template)")
+            }
+            run.report.add(result, truth: truth, template: template)
         }
-        return report
+        return run
     }
 
     /// A fresh temporary folder, removed by the caller's `defer`.
