@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetStore
+import StoreTestSupport
 import Testing
 
 /// `scan` into the store, `games` and `sheets`, driven through the built binary on real SQLite files:
@@ -29,19 +30,33 @@ import Testing
         }
     }
 
+    /// The queries behind `Counts`, run the same on SQLite and PostgreSQL.
+    static var countQueries: [(WritableKeyPath<Counts, Int>, String)] {
+        [
+        (\.sheets, "SELECT COUNT(*) FROM sheets"), (\.hashes, "SELECT COUNT(DISTINCT sha256) FROM sheets"),
+        (\.readings, "SELECT COUNT(*) FROM field_readings"), (\.gameLogs, "SELECT COUNT(*) FROM game_logs"),
+        (\.stats, "SELECT COUNT(*) FROM game_log_stats"), (\.approved, "SELECT COUNT(*) FROM game_logs WHERE approved_at IS NOT NULL"),
+        (\.clean, "SELECT COUNT(*) FROM sheets WHERE status = 'clean'"), (\.failures, "SELECT COUNT(*) FROM scan_failures"),
+        ]
+    }
+
     static func counts(_ path: String) throws -> Counts {
         guard FileManager.default.fileExists(atPath: path) else { return Counts() }
         let queue = try DatabaseQueue(path: path)
         return try queue.read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            guard try db.tableExists("sheets") else { return Counts() }
-            return Counts(sheets: try count("SELECT COUNT(*) FROM sheets"), hashes: try count("SELECT COUNT(DISTINCT sha256) FROM sheets"),
-                          readings: try count("SELECT COUNT(*) FROM field_readings"), gameLogs: try count("SELECT COUNT(*) FROM game_logs"),
-                          stats: try count("SELECT COUNT(*) FROM game_log_stats"),
-                          approved: try count("SELECT COUNT(*) FROM game_logs WHERE approved_at IS NOT NULL"),
-                          clean: try count("SELECT COUNT(*) FROM sheets WHERE status = 'clean'"),
-                          failures: try count("SELECT COUNT(*) FROM scan_failures"))
+            var counts = Counts()
+            guard try db.tableExists("sheets") else { return counts }
+            for (key, sql) in countQueries { counts[keyPath: key] = try Int.fetchOne(db, sql: sql) ?? 0 }
+            return counts
         }
+    }
+
+    /// The same counts of a PostgreSQL store (zero before its schema is made).
+    static func counts(postgres url: String) async throws -> Counts {
+        var counts = Counts()
+        guard try await TestPostgres.count("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'sheets'", in: url) > 0 else { return counts }
+        for (key, sql) in countQueries { counts[keyPath: key] = try await TestPostgres.count(sql, in: url) }
+        return counts
     }
 
     /// Every stored sheet is whole: all its readings, one game log with all its 24 numbers.
