@@ -78,7 +78,7 @@ public final class PostgresSheetStore: SheetStore {
             try await session.execute("SELECT pg_advisory_xact_lock(?)", [.int(migrationLock)])
             try await session.execute("CREATE TABLE IF NOT EXISTS statsheet_migrations (name TEXT PRIMARY KEY, applied_at TEXT NOT NULL)")
             let applied = Set(try await session.rows("SELECT name FROM statsheet_migrations").map { $0.text("name") })
-            for migration in Schema.migrations(identity: identity) where !applied.contains(migration.name) {
+            for migration in Schema.migrations(identity: identity, bytes: "BYTEA") where !applied.contains(migration.name) {
                 for statement in migration.statements { try await session.execute(statement) }
                 try await session.execute("INSERT INTO statsheet_migrations (name, applied_at) VALUES (?, ?)",
                                           [.text(migration.name), .text(Timestamp.string(Date()))])
@@ -89,7 +89,7 @@ public final class PostgresSheetStore: SheetStore {
     // MARK: Running operations
 
     /// One transaction on one leased connection.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await watched { [client, logger] in
             try await client.withTransaction(logger: logger) { connection in
                 try await body(PostgresSession(connection: connection, logger: logger))
@@ -97,7 +97,7 @@ public final class PostgresSheetStore: SheetStore {
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresSession) async throws -> T) async throws -> T {
         try await watched { [client, logger] in
             try await client.withConnection { connection in try await body(PostgresSession(connection: connection, logger: logger)) }
         }
@@ -125,11 +125,10 @@ public final class PostgresSheetStore: SheetStore {
                     if let value = try await group.next() ?? nil { return value }
                 }
             }
-        } catch let error as StoreError {
-            throw error
-        } catch let error as PostgresTransactionError {
-            throw PostgresFailure.describe(error.closureError ?? error.beginError ?? error.commitError ?? error, at: location)
         } catch {
+            var error = error
+            if let failed = error as? PostgresTransactionError { error = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed }
+            if error is StoreError || error is ReviewConflict { throw error }
             throw PostgresFailure.describe(error, at: location)
         }
     }
@@ -162,13 +161,14 @@ public final class PostgresSheetStore: SheetStore {
                 return .alreadyStored(sheetID: sheetID, status: SheetStatus(rawValue: existing.text("status")) ?? .needsReview)
             }
             try await session.execute(StoreSQL.updateSheet(columns: columns.map(\.0)), columns.map(\.1) + [.int(sheetID)])
-            try await session.execute(StoreSQL.deleteReadings, [.int(sheetID)])
+            for statement in StoreSQL.rereadSheet { try await session.execute(statement, [.int(sheetID)]) }
             replaced = true
         }
         func outcome(_ gameLog: GameLogOutcome) -> RecordOutcome {
             replaced ? .replaced(sheetID: sheetID, gameLog: gameLog) : .stored(sheetID: sheetID, gameLog: gameLog)
         }
         for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try await session.execute(StoreSQL.insertReading, arguments) }
+        for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try await session.execute(StoreSQL.insertCellImage, arguments) }
         try await session.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256)])
 
         guard let draft = sheet.gameLog else { return outcome(.none) }
@@ -191,7 +191,7 @@ public final class PostgresSheetStore: SheetStore {
                                   [.text("\(role)|\(athlete.lowercased())|\(date)")])
     }
 
-    private static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in session: PostgresSession) async throws -> Int64 {
+    static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in session: PostgresSession) async throws -> Int64 {
         let id = try required(try await session.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
         for stat in log.stats { try await session.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
         return id
@@ -244,10 +244,10 @@ public final class PostgresSheetStore: SheetStore {
 
     public func addCorrection(_ correction: NewCorrection) async throws -> Int64 {
         try await write { session in
-            guard let row = try await session.rows(StoreSQL.reading, [.int(correction.sheetID), .text(correction.field)]).first else {
-                throw StoreError("sheet \(correction.sheetID) has no field '\(correction.field)'")
-            }
-            let arguments = StoreSQL.correctionArguments(sheetID: correction.sheetID, field: correction.field, original: StoreRows.reading(row).reading,
+            let stored = try StoreSQL.checkedCorrection(
+                correction, reading: try await session.rows(StoreSQL.reading, [.int(correction.sheetID), .text(correction.field)]).first)
+            _ = try await Self.bumpRevision(sheetID: correction.sheetID, expected: correction.expectedRevision, in: session)
+            let arguments = StoreSQL.correctionArguments(sheetID: correction.sheetID, field: correction.field, original: stored.reading,
                                                          newValue: correction.newValue, reviewer: correction.reviewer, at: correction.at,
                                                          note: correction.note)
             return try required(try await session.int64(StoreSQL.insertCorrection, arguments), "correction id")
@@ -267,7 +267,9 @@ public final class PostgresSheetStore: SheetStore {
             let logID = log?.int64("id")
             return StoreRows.storedSheet(
                 row, readings: try await session.rows(StoreSQL.readings, [.int(id)]),
-                corrections: try await session.rows(StoreSQL.corrections, [.int(id)]), gameLog: log,
+                corrections: try await session.rows(StoreSQL.corrections, [.int(id)]),
+                decisions: try await session.rows(StoreSQL.decisions, [.int(id)]), cellImages: try await session.rows(StoreSQL.cellImages, [.int(id)]),
+                gameLog: log,
                 stats: try await logID.asyncMap { try await session.rows(StoreSQL.statsOfGameLog, [.int($0)]) } ?? [],
                 duplicateOfSheet: try await log?.int64("duplicate_of").asyncMap {
                     try await session.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256")
@@ -280,14 +282,7 @@ public final class PostgresSheetStore: SheetStore {
             let columns = StoreRows.columns(sheet)
             guard let sheetID = try await session.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), [.text(sheet.sha256)] + columns.map(\.1))
             else { return false }
-            for (position, r) in sheet.readings.enumerated() {
-                try await session.execute(StoreSQL.insertReading, StoreSQL.readingArguments(sheetID: sheetID, position: position, field: r.field,
-                                                                                            kind: r.kind, reading: r.reading, cell: r.cell))
-            }
-            for c in sheet.corrections {
-                try await session.execute(StoreSQL.insertCorrection, StoreSQL.correctionArguments(
-                    sheetID: sheetID, field: c.field, original: c.original, newValue: c.newValue, reviewer: c.reviewer, at: c.at, note: c.note))
-            }
+            for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try await session.execute(sql, arguments) }
             if let log = sheet.gameLog {
                 let duplicate = try await log.duplicateOfSheet.asyncMap { try await session.int64(StoreSQL.gameLogOfSheetHash, [.text($0)]) } ?? nil
                 _ = try await Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
@@ -309,6 +304,7 @@ struct PostgresSession: Sendable {
             case .int(let v): binds.append(v)
             case .double(let v): binds.append(v)
             case .text(let v): binds.append(v)
+            case .bytes(let v): try binds.append(v)
             case .null: binds.appendNull()
             }
         }
@@ -352,6 +348,7 @@ struct PostgresSession: Sendable {
         case .int2, .int4, .int8: return .int(try cell.decode(Int64.self))
         case .float4, .float8: return .double(try cell.decode(Double.self))
         case .bool: return .int(try cell.decode(Bool.self) ? 1 : 0)
+        case .bytea: return .bytes(try cell.decode(Data.self))
         default: return .text(try cell.decode(String.self))
         }
     }

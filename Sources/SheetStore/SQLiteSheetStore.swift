@@ -27,7 +27,7 @@ public final class SQLiteSheetStore: SheetStore {
 
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        for migration in Schema.migrations(identity: "INTEGER PRIMARY KEY") {
+        for migration in Schema.migrations(identity: "INTEGER PRIMARY KEY", bytes: "BLOB") {
             migrator.registerMigration(migration.name) { db in
                 for statement in migration.statements { try db.execute(sql: statement) }
             }
@@ -56,7 +56,7 @@ public final class SQLiteSheetStore: SheetStore {
         return "\(error)"
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.writeWithoutTransaction { db in
                 var value: T?
@@ -68,15 +68,19 @@ public final class SQLiteSheetStore: SheetStore {
             }
         } catch let error as StoreError {
             throw error
+        } catch let error as ReviewConflict {
+            throw error
         } catch {
             throw StoreError("store \(path): \(Self.describe(error))")
         }
     }
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
         do {
             return try await pool.read(body)
         } catch let error as StoreError {
+            throw error
+        } catch let error as ReviewConflict {
             throw error
         } catch {
             throw StoreError("store \(path): \(Self.describe(error))")
@@ -111,13 +115,14 @@ public final class SQLiteSheetStore: SheetStore {
                 return .alreadyStored(sheetID: sheetID, status: SheetStatus(rawValue: existing.text("status")) ?? .needsReview)
             }
             try db.execute(StoreSQL.updateSheet(columns: columns.map(\.0)), columns.map(\.1) + [.int(sheetID)])
-            try db.execute(StoreSQL.deleteReadings, [.int(sheetID)])
+            for statement in StoreSQL.rereadSheet { try db.execute(statement, [.int(sheetID)]) }
             replaced = true
         }
         func outcome(_ gameLog: GameLogOutcome) -> RecordOutcome {
             replaced ? .replaced(sheetID: sheetID, gameLog: gameLog) : .stored(sheetID: sheetID, gameLog: gameLog)
         }
         for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try db.execute(StoreSQL.insertReading, arguments) }
+        for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try db.execute(StoreSQL.insertCellImage, arguments) }
         try db.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256)])
 
         guard let draft = sheet.gameLog else { return outcome(.none) }
@@ -186,10 +191,9 @@ public final class SQLiteSheetStore: SheetStore {
 
     public func addCorrection(_ correction: NewCorrection) async throws -> Int64 {
         try await write { db in
-            guard let row = try db.rows(StoreSQL.reading, [.int(correction.sheetID), .text(correction.field)]).first else {
-                throw StoreError("sheet \(correction.sheetID) has no field '\(correction.field)'")
-            }
-            let arguments = StoreSQL.correctionArguments(sheetID: correction.sheetID, field: correction.field, original: StoreRows.reading(row).reading,
+            let stored = try StoreSQL.checkedCorrection(correction, reading: try db.rows(StoreSQL.reading, [.int(correction.sheetID), .text(correction.field)]).first)
+            _ = try Self.bumpRevision(sheetID: correction.sheetID, expected: correction.expectedRevision, in: db)
+            let arguments = StoreSQL.correctionArguments(sheetID: correction.sheetID, field: correction.field, original: stored.reading,
                                                          newValue: correction.newValue, reviewer: correction.reviewer, at: correction.at,
                                                          note: correction.note)
             return try required(try db.int64(StoreSQL.insertCorrection, arguments), "correction id")
@@ -208,7 +212,7 @@ public final class SQLiteSheetStore: SheetStore {
             let log = try db.rows(StoreSQL.gameLogs(sheetID: id).sql, [.int(id)]).first
             return StoreRows.storedSheet(
                 row, readings: try db.rows(StoreSQL.readings, [.int(id)]), corrections: try db.rows(StoreSQL.corrections, [.int(id)]),
-                gameLog: log, stats: try log?.int64("id").map { try db.rows(StoreSQL.statsOfGameLog, [.int($0)]) } ?? [],
+                decisions: try db.rows(StoreSQL.decisions, [.int(id)]), cellImages: try db.rows(StoreSQL.cellImages, [.int(id)]), gameLog: log, stats: try log?.int64("id").map { try db.rows(StoreSQL.statsOfGameLog, [.int($0)]) } ?? [],
                 duplicateOfSheet: try log?.int64("duplicate_of").map { try db.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256") } ?? nil)
         }
     }
@@ -217,14 +221,7 @@ public final class SQLiteSheetStore: SheetStore {
         try await write { db in
             let columns = StoreRows.columns(sheet)
             guard let sheetID = try db.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), [.text(sheet.sha256)] + columns.map(\.1)) else { return false }
-            for (position, r) in sheet.readings.enumerated() {
-                try db.execute(StoreSQL.insertReading, StoreSQL.readingArguments(sheetID: sheetID, position: position, field: r.field, kind: r.kind,
-                                                                                 reading: r.reading, cell: r.cell))
-            }
-            for c in sheet.corrections {
-                try db.execute(StoreSQL.insertCorrection, StoreSQL.correctionArguments(
-                    sheetID: sheetID, field: c.field, original: c.original, newValue: c.newValue, reviewer: c.reviewer, at: c.at, note: c.note))
-            }
+            for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try db.execute(sql, arguments) }
             if let log = sheet.gameLog {
                 let duplicate = try log.duplicateOfSheet.map { try db.int64(StoreSQL.gameLogOfSheetHash, [.text($0)]) } ?? nil
                 _ = try Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db)
@@ -245,7 +242,7 @@ extension Database {
                 case .int64(let v): .int(v)
                 case .double(let v): .double(v)
                 case .string(let v): .text(v)
-                case .blob(let v): .text(String(decoding: v, as: UTF8.self))
+                case .blob(let v): .bytes(v)
                 }
             }
             return SQLRow(columns: columns)
@@ -268,6 +265,7 @@ extension SQLValue {
         case .int(let v): v.databaseValue
         case .double(let v): v.databaseValue
         case .text(let v): v.databaseValue
+        case .bytes(let v): v.databaseValue
         case .null: .null
         }
     }

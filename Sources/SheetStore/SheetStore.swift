@@ -35,11 +35,39 @@ public protocol SheetStore: Sendable {
     /// Marks a game log approved (the review screen, issue 6).
     func approveGameLog(id: Int64, by reviewer: String, at time: Date) async throws
 
-    /// A reviewer's correction of one field; the original reading is kept beside it.
+    /// A reviewer's correction of one field; the original reading is kept beside it. The value must
+    /// have the field's kind's shape (`FieldKind.accepts`). Bumps the sheet's revision; when
+    /// `correction.expectedRevision` is set and the sheet has moved on, throws `ReviewConflict`.
     func addCorrection(_ correction: NewCorrection) async throws -> Int64
+    /// Every correction of the sheet, undone ones included, oldest first.
     func corrections(sheetID: Int64) async throws -> [Correction]
 
-    /// One stored sheet whole: its row, readings, corrections and game log with its stats, as
+    // MARK: Review (issue 6). Each write is one transaction that checks and bumps the sheet's revision.
+
+    /// Sheets a person must still decide: `needs_review`, or with a game log waiting for approval,
+    /// and neither approved nor rejected by a reviewer; oldest scanned first.
+    func reviewQueue() async throws -> [SheetSummary]
+    /// One sheet as a reviewer sees it: readings overlaid by their live corrections, its revision,
+    /// game log and latest decision. Throws `StoreError` when there is no such sheet.
+    func sheetReview(sheetID: Int64) async throws -> SheetReview
+    /// Marks the sheet's latest live correction undone (the row stays, with who undid it and when)
+    /// and returns it; nil when there is nothing to undo. Throws `ReviewConflict` on a stale revision.
+    func undoLastCorrection(_ undo: UndoRequest) async throws -> Correction?
+    /// Approves the sheet: its game log (if any) takes the draft's numbers and metadata (a nil
+    /// metadata value keeps what is stored, e.g. given by flags) and is approved by the reviewer.
+    /// `ruleFailures` are the rules that still fail on the corrected values; when there are any, a
+    /// non-empty `overrideReason` is required (else `StoreError`). The decision is recorded.
+    func approveSheet(_ approval: SheetApproval) async throws
+    /// Rejects the sheet with a non-empty reason: it leaves the queue, its game log stays unapproved.
+    func rejectSheet(_ rejection: SheetRejection) async throws
+    /// Decisions taken on a sheet, oldest first.
+    func decisions(sheetID: Int64) async throws -> [ReviewDecision]
+    /// The grayscale PNG crop of a field's cell stored at scan time, or nil.
+    func cellImage(sheetID: Int64, field: String) async throws -> Data?
+
+    // MARK: Copying between stores (issue 7)
+
+    /// One stored sheet whole: its row, readings, corrections, review decisions, cell images and game log with its stats, as
     /// `statsheet store copy` moves it to another store.
     func storedSheet(id: Int64) async throws -> StoredSheet
     /// Inserts a sheet copied from another store, history and approvals as they were, in one
@@ -63,8 +91,14 @@ public struct StoredSheet: Sendable, Equatable {
     public var suggestions: [Suggestion]
     public var scannedAt: Date
     public var readings: [StoredReading]
+    /// Bumped by every review write (issue 6); copied as it was.
+    public var revision: Int
     /// Oldest first; `id` and `sheetID` are the source store's.
     public var corrections: [Correction]
+    /// Oldest first; `id` and `sheetID` are the source store's.
+    public var decisions: [ReviewDecision]
+    /// Field id → the cell's PNG, as `NewSheet.cellImages`.
+    public var cellImages: [String: Data]
     public var gameLog: StoredGameLog?
 }
 
@@ -85,6 +119,19 @@ public struct StoredGameLog: Sendable, Equatable {
     public var approvedBy: String?
     public var createdAt: Date
     public var stats: [PeriodStat]
+}
+
+/// Another reviewer changed the sheet since it was loaded: reload, show their change, try again.
+public struct ReviewConflict: Error, Equatable, Sendable, CustomStringConvertible {
+    public let sheetID: Int64
+    public let expectedRevision: Int
+    public let actualRevision: Int
+    public init(sheetID: Int64, expectedRevision: Int, actualRevision: Int) {
+        self.sheetID = sheetID; self.expectedRevision = expectedRevision; self.actualRevision = actualRevision
+    }
+    public var description: String {
+        "sheet \(sheetID) was changed by someone else (revision \(actualRevision), you had \(expectedRevision))"
+    }
 }
 
 public struct StoredSheetState: Sendable, Equatable {
@@ -108,10 +155,13 @@ public struct NewSheet: Sendable {
     public var fields: [FieldSpec]
     /// The game log the template's `gameLog` section makes of the readings, if it has one.
     public var gameLog: GameLogDraft?
+    /// Field id → a small grayscale PNG of the field's cell cut from the aligned image, for review.
+    public var cellImages: [String: Data]
 
-    public init(sha256: String, path: String, scannedAt: Date, result: SheetResult, fields: [FieldSpec], gameLog: GameLogDraft?) {
+    public init(sha256: String, path: String, scannedAt: Date, result: SheetResult, fields: [FieldSpec], gameLog: GameLogDraft?,
+                cellImages: [String: Data] = [:]) {
         self.sha256 = sha256; self.path = path; self.scannedAt = scannedAt; self.result = result
-        self.fields = fields; self.gameLog = gameLog
+        self.fields = fields; self.gameLog = gameLog; self.cellImages = cellImages
     }
 }
 
@@ -252,8 +302,12 @@ public struct NewCorrection: Sendable, Equatable {
     public var reviewer: String
     public var at: Date
     public var note: String?
-    public init(sheetID: Int64, field: String, newValue: FieldValue, reviewer: String, at: Date, note: String? = nil) {
+    /// The sheet revision the reviewer saw; nil writes whatever it is (still bumping it).
+    public var expectedRevision: Int?
+    public init(sheetID: Int64, field: String, newValue: FieldValue, reviewer: String, at: Date, note: String? = nil,
+                expectedRevision: Int? = nil) {
         self.sheetID = sheetID; self.field = field; self.newValue = newValue; self.reviewer = reviewer; self.at = at; self.note = note
+        self.expectedRevision = expectedRevision
     }
 }
 
@@ -267,6 +321,10 @@ public struct Correction: Sendable, Equatable {
     public var reviewer: String
     public var at: Date
     public var note: String?
+    /// Set when a reviewer undid it: it no longer counts, but stays on record.
+    public var undoneAt: Date?
+    public var undoneBy: String?
+    public var isLive: Bool { undoneAt == nil }
 }
 
 /// The store cannot be reached, or the connection to it was lost: nothing more can be stored now, so a

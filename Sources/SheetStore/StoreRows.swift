@@ -59,19 +59,40 @@ enum StoreRows {
                    original: FieldReading(value: JSON.decode(row.string("original_value")) ?? .empty, text: row.text("original_text"),
                                           confidence: row.double("original_confidence") ?? 0),
                    newValue: JSON.decode(row.string("new_value")) ?? .empty, reviewer: row.text("reviewer"),
-                   at: Timestamp.date(row.text("corrected_at")), note: row.string("note"))
+                   at: Timestamp.date(row.text("corrected_at")), note: row.string("note"),
+                   undoneAt: row.string("undone_at").map(Timestamp.date), undoneBy: row.string("undone_by"))
+    }
+
+    static func decision(_ row: SQLRow) -> ReviewDecision {
+        ReviewDecision(id: row.int64("id") ?? 0, sheetID: row.int64("sheet_id") ?? 0,
+                       kind: ReviewDecision.Kind(rawValue: row.text("decision")) ?? .rejected, reviewer: row.text("reviewer"),
+                       at: Timestamp.date(row.text("decided_at")), reason: row.string("reason"),
+                       ruleFailures: JSON.decode(row.string("rule_failures")) ?? [], revision: row.int("revision") ?? 0)
+    }
+
+    /// A sheet as a reviewer sees it: each reading with its latest live correction.
+    static func review(_ row: SQLRow, readings: [SQLRow], corrections: [SQLRow], gameLog: SQLRow?, decision: SQLRow?) -> SheetReview {
+        let corrections = corrections.map(correction)
+        var live: [String: Correction] = [:]
+        for correction in corrections where correction.isLive { live[correction.field] = correction }
+        return SheetReview(sheet: summary(row), revision: row.int("revision") ?? 0,
+                           fields: readings.map(reading).map { ReviewField(stored: $0, correction: live[$0.field]) },
+                           corrections: corrections, suggestions: JSON.decode(row.string("suggestions")) ?? [],
+                           gameLog: gameLog.map(gameLogSummary), decision: decision.map(self.decision))
     }
 
     /// A whole sheet from its row and the rows that belong to it; `duplicateOfSheet` is looked up by the caller.
-    static func storedSheet(_ row: SQLRow, readings: [SQLRow], corrections: [SQLRow], gameLog: SQLRow?, stats: [SQLRow],
-                            duplicateOfSheet: String?) -> StoredSheet {
+    static func storedSheet(_ row: SQLRow, readings: [SQLRow], corrections: [SQLRow], decisions: [SQLRow], cellImages: [SQLRow],
+                            gameLog: SQLRow?, stats: [SQLRow], duplicateOfSheet: String?) -> StoredSheet {
         StoredSheet(
             sha256: row.text("sha256"), path: row.text("path"), templateID: row.text("template_id"),
             templateVersion: row.int("template_version") ?? 0, status: SheetStatus(rawValue: row.text("status")) ?? .needsReview,
             alignmentQuality: row.double("alignment_quality"), quarterTurns: row.int("quarter_turns"),
             milliseconds: row.double("milliseconds") ?? 0, ruleFailures: JSON.decode(row.string("rule_failures")) ?? [],
             suggestions: JSON.decode(row.string("suggestions")) ?? [], scannedAt: Timestamp.date(row.text("scanned_at")),
-            readings: readings.map(reading), corrections: corrections.map(correction),
+            readings: readings.map(reading), revision: row.int("revision") ?? 0, corrections: corrections.map(correction),
+            decisions: decisions.map(decision),
+            cellImages: Dictionary(cellImages.map { ($0.text("field"), $0.data("png") ?? Data()) }, uniquingKeysWith: { a, _ in a }),
             gameLog: gameLog.map { g in
                 StoredGameLog(role: g.text("role"), athlete: g.string("athlete"), date: g.string("game_date"), opponent: g.string("opponent"),
                               context: g.string("context"), conference: g.string("conference"), source: g.text("source"),
@@ -89,7 +110,7 @@ enum StoreRows {
             ("status", .text(sheet.status.rawValue)), ("alignment_quality", SQLValue(sheet.alignmentQuality)),
             ("quarter_turns", SQLValue(sheet.quarterTurns)), ("milliseconds", .double(sheet.milliseconds)),
             ("rule_failures", .text(JSON.string(sheet.ruleFailures))), ("suggestions", .text(JSON.string(sheet.suggestions))),
-            ("scanned_at", .text(Timestamp.string(sheet.scannedAt))),
+            ("scanned_at", .text(Timestamp.string(sheet.scannedAt))), ("revision", .int(sheet.revision)),
         ]
     }
 }

@@ -31,7 +31,13 @@ enum StoreSQL {
     }
 
     static let sheetByHash = "SELECT id, status FROM sheets WHERE sha256 = ?"
-    static let deleteReadings = "DELETE FROM field_readings WHERE sheet_id = ?"
+    /// A re-read sheet loses its readings and cell images (the new ones follow), and counts as a new
+    /// revision: it changed under any reviewer who has it open.
+    static let rereadSheet = [
+        "DELETE FROM field_readings WHERE sheet_id = ?",
+        "DELETE FROM cell_images WHERE sheet_id = ?",
+        "UPDATE sheets SET revision = revision + 1 WHERE id = ?",
+    ]
     static let clearFailures = "DELETE FROM scan_failures WHERE path = ? OR sha256 = ?"
 
     static let insertReading = """
@@ -55,6 +61,13 @@ enum StoreSQL {
                                     reading: field.reading, cell: spec?.rect ?? Rect(x: 0, y: 0, width: 0, height: 0))
         }
     }
+
+    static let insertCellImage = "INSERT INTO cell_images (sheet_id, field, png) VALUES (?, ?, ?)"
+    static func cellImageRows(_ images: [String: Data], sheetID: Int64) -> [[SQLValue]] {
+        images.sorted { $0.key < $1.key }.map { [.int(sheetID), .text($0.key), .bytes($0.value)] }
+    }
+    static let cellImages = "SELECT field, png FROM cell_images WHERE sheet_id = ? ORDER BY field"
+    static let cellImage = "SELECT png FROM cell_images WHERE sheet_id = ? AND field = ?"
 
     static let gameLogOfSheet = "SELECT id, approved_by FROM game_logs WHERE sheet_id = ?"
     /// Deleting a game log: others that named it as their duplicate stop doing so first.
@@ -187,11 +200,117 @@ enum StoreSQL {
          .text(JSON.string(newValue)), .text(reviewer), .text(Timestamp.string(at)), SQLValue(note)]
     }
     static let corrections = "SELECT * FROM corrections WHERE sheet_id = ? ORDER BY id"
+
+    /// The reading a correction changes, checked: the field exists and the value fits its kind.
+    static func checkedCorrection(_ correction: NewCorrection, reading row: SQLRow?) throws -> StoredReading {
+        guard let row else { throw StoreError("sheet \(correction.sheetID) has no field '\(correction.field)'") }
+        let stored = StoreRows.reading(row)
+        guard stored.kind.accepts(correction.newValue) else {
+            throw StoreError("'\(correction.newValue)' is not a value for \(correction.field) (a \(stored.kind.rawValue))")
+        }
+        return stored
+    }
+
+    // MARK: Review (issue 6)
+
+    /// Bumps the sheet's revision and returns the new one. The row is locked by the update until the
+    /// transaction ends (SQLite: the whole database), so of two reviewers who saw the same revision
+    /// the second always finds it moved on (`checkRevision`) — on PostgreSQL too, where both
+    /// stations' transactions may run at once.
+    static let bumpRevision = "UPDATE sheets SET revision = revision + 1 WHERE id = ? RETURNING revision"
+
+    /// The revision before `bumpRevision`, checked against the one the reviewer saw.
+    static func checkRevision(sheetID: Int64, expected: Int?, bumped: Int64?) throws -> Int {
+        guard let bumped else { throw StoreError("no sheet \(sheetID)") }
+        let before = Int(bumped) - 1
+        if let expected, expected != before {
+            throw ReviewConflict(sheetID: sheetID, expectedRevision: expected, actualRevision: before)
+        }
+        return Int(bumped)
+    }
+
+    static let reviewQueue = sheets(status: nil).sql.replacingOccurrences(of: " ORDER BY s.id", with: "")
+        + " WHERE " + Schema.reviewQueueCondition + " ORDER BY s.scanned_at, s.id"
+    static let sheetSummary = sheets(status: nil).sql.replacingOccurrences(of: " ORDER BY s.id", with: " WHERE s.id = ?")
+    static let latestDecision = "SELECT * FROM review_decisions WHERE sheet_id = ? ORDER BY id DESC LIMIT 1"
+    static let decisions = "SELECT * FROM review_decisions WHERE sheet_id = ? ORDER BY id"
+
+    static let lastLiveCorrection = "SELECT id FROM corrections WHERE sheet_id = ? AND undone_at IS NULL ORDER BY id DESC LIMIT 1"
+    static let undoCorrection = "UPDATE corrections SET undone_at = ?, undone_by = ? WHERE id = ?"
+    static let correction = "SELECT * FROM corrections WHERE id = ?"
+
+    /// An approval's game log: the draft's metadata where it has some (a nil keeps what is stored,
+    /// e.g. given by flags), approved by the reviewer.
+    static let approveSheetGameLog = """
+        UPDATE game_logs SET athlete = COALESCE(?, athlete), game_date = COALESCE(?, game_date),
+            opponent = COALESCE(?, opponent), context = COALESCE(?, context), conference = COALESCE(?, conference),
+            approved_at = ?, approved_by = ?, pending_reason = NULL
+        WHERE id = ?
+        """
+    static func approveSheetGameLogArguments(_ draft: GameLogDraft?, reviewer: String, at: Date, gameLogID: Int64) -> [SQLValue] {
+        [SQLValue(draft?.athlete), SQLValue(draft?.date), SQLValue(draft?.opponent), SQLValue(draft?.context), SQLValue(draft?.conference),
+         .text(Timestamp.string(at)), .text(reviewer), .int(gameLogID)]
+    }
+    static let deleteStats = "DELETE FROM game_log_stats WHERE game_log_id = ?"
+    static let gameLogIDOfSheet = "SELECT id FROM game_logs WHERE sheet_id = ?"
+
+    static let rejectGameLog = "UPDATE game_logs SET pending_reason = ? WHERE sheet_id = ? AND approved_at IS NULL"
+
+    static let insertDecision = """
+        INSERT INTO review_decisions (sheet_id, decision, reviewer, decided_at, reason, rule_failures, revision)
+        VALUES (?, ?, ?, ?, ?, ?, ?)
+        """
+    static func decisionArguments(_ kind: ReviewDecision.Kind, sheetID: Int64, reviewer: String, at: Date, reason: String?,
+                                  failures: [RuleFailure], revision: Int) -> [SQLValue] {
+        [.int(sheetID), .text(kind.rawValue), .text(reviewer), .text(Timestamp.string(at)), SQLValue(reason), .text(JSON.string(failures)),
+         .int(revision)]
+    }
+
+    /// The reason an approval records, checked: one is required while rules still fail.
+    static func overrideReason(_ approval: SheetApproval) throws -> String? {
+        let reason = approval.overrideReason?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        if !approval.ruleFailures.isEmpty && reason.isEmpty {
+            throw StoreError("rules still fail (\(approval.ruleFailures.map(\.rule).joined(separator: ", "))): approving needs an override reason")
+        }
+        return reason.isEmpty ? nil : reason
+    }
+
+    static func rejectionReason(_ rejection: SheetRejection) throws -> String {
+        let reason = rejection.reason.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !reason.isEmpty else { throw StoreError("rejecting a sheet needs a reason") }
+        return reason
+    }
+
+    // MARK: Copying (issue 7)
+
+    static let insertCopiedCorrection = """
+        INSERT INTO corrections (sheet_id, field, original_value, original_text, original_confidence, new_value,
+                                 reviewer, corrected_at, note, undone_at, undone_by)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+
+    /// A copied sheet's readings, corrections (undo marks included), decisions and cell images, as
+    /// statements to run after its row is inserted as `sheetID`.
+    static func history(of sheet: StoredSheet, sheetID: Int64) -> [(String, [SQLValue])] {
+        sheet.readings.enumerated().map { position, r in
+            (insertReading, readingArguments(sheetID: sheetID, position: position, field: r.field, kind: r.kind, reading: r.reading, cell: r.cell))
+        }
+        + sheet.corrections.map { c in
+            (insertCopiedCorrection, correctionArguments(sheetID: sheetID, field: c.field, original: c.original, newValue: c.newValue,
+                                                         reviewer: c.reviewer, at: c.at, note: c.note)
+                + [SQLValue(c.undoneAt.map(Timestamp.string)), SQLValue(c.undoneBy)])
+        }
+        + sheet.decisions.map { d in
+            (insertDecision, decisionArguments(d.kind, sheetID: sheetID, reviewer: d.reviewer, at: d.at, reason: d.reason,
+                                               failures: d.ruleFailures, revision: d.revision))
+        }
+        + cellImageRows(sheet.cellImages, sheetID: sheetID).map { (insertCellImage, $0) }
+    }
 }
 
 /// One argument of a statement, in the few types the schema uses.
 enum SQLValue: Sendable, Equatable {
-    case int(Int64), double(Double), text(String), null
+    case int(Int64), double(Double), text(String), bytes(Data), null
 
     static func int(_ value: Int) -> SQLValue { .int(Int64(value)) }
     init(_ value: String?) { self = value.map { .text($0) } ?? .null }
@@ -214,6 +333,7 @@ struct SQLRow: Sendable {
         }
     }
     func int(_ name: String) -> Int? { int64(name).map(Int.init) }
+    func data(_ name: String) -> Data? { if case .bytes(let v) = columns[name] { v } else { nil } }
     func double(_ name: String) -> Double? {
         switch columns[name] {
         case .double(let v): v

@@ -25,6 +25,14 @@ enum StoreConformance {
         Case(name: "a re-read replaces readings and keeps a person's approval", run: replace),
         Case(name: "games filter by athlete and date", run: filters),
         Case(name: "metadata from flags is recorded as such", run: metadataFromFlags),
+        Case(name: "review queue: undecided sheets needing review, oldest first", run: reviewQueueOrder),
+        Case(name: "review: corrections overlay readings; undo marks, never deletes", run: correctionOverlayAndUndo),
+        Case(name: "review: approval writes the corrected numbers to the game log", run: approvalUsesCorrectedValues),
+        Case(name: "review: approving over failing rules needs a recorded override reason", run: approvalOverride),
+        Case(name: "review: rejection needs a reason and leaves the game log unapproved", run: rejection),
+        Case(name: "review: a stale revision is a conflict, and neither change is lost", run: revisionConflict),
+        Case(name: "review: a correction must fit the field's kind", run: correctionKind),
+        Case(name: "review: cell images are stored with the sheet and replaced on re-read", run: cellImages),
     ]
 
     // MARK: Fixtures
@@ -238,5 +246,173 @@ enum StoreConformance {
         #expect(log.athlete == "Jamie Ortiz")
         #expect(log.opponent == "Lincoln High")
         #expect(log.givenByFlags == ["athlete"])
+    }
+
+    // MARK: Review cases (issue 6)
+
+    static let reviewTime = Date(timeIntervalSince1970: 1_790_001_000)
+
+    static func recordForReview(_ store: any SheetStore, hash: String, scannedAt: Date? = nil) async throws -> Int64 {
+        var new = sheet(hash: hash, status: .needsReview)
+        if let scannedAt { new.scannedAt = scannedAt }
+        return sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
+    }
+
+    static func reviewQueueOrder(_ store: any SheetStore) async throws {
+        _ = try await store.record(sheet(hash: "a"), policy: ApprovalPolicy(), replace: false)
+        let later = try await recordForReview(store, hash: "b", scannedAt: Date(timeIntervalSince1970: 1_790_000_300))
+        let earlier = try await recordForReview(store, hash: "c", scannedAt: Date(timeIntervalSince1970: 1_790_000_100))
+        let third = try await recordForReview(store, hash: "d", scannedAt: Date(timeIntervalSince1970: 1_790_000_200))
+        #expect(try await store.reviewQueue().map(\.id) == [earlier, third, later])
+        try await store.approveSheet(SheetApproval(sheetID: earlier, expectedRevision: nil, reviewer: "coach", at: reviewTime,
+                                                   gameLog: nil, ruleFailures: []))
+        try await store.rejectSheet(SheetRejection(sheetID: later, expectedRevision: nil, reviewer: "coach", at: reviewTime, reason: "blurred"))
+        #expect(try await store.reviewQueue().map(\.id) == [third])
+    }
+
+    static func correctionOverlayAndUndo(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "e")
+        let start = try await store.sheetReview(sheetID: id)
+        #expect(start.values["q2.saves"] == .integer(16))
+        #expect(start.fields.first { $0.field == "q2.saves" }?.stored.reading.flagged == true)
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(10), reviewer: "ann", at: reviewTime,
+                                                        expectedRevision: start.revision))
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(12), reviewer: "ann", at: reviewTime,
+                                                        expectedRevision: start.revision + 1))
+        let corrected = try await store.sheetReview(sheetID: id)
+        #expect(corrected.revision == start.revision + 2)
+        #expect(corrected.values["q2.saves"] == .integer(12))
+        let undone = try #require(try await store.undoLastCorrection(UndoRequest(sheetID: id, expectedRevision: corrected.revision,
+                                                                                 reviewer: "bob", at: reviewTime.addingTimeInterval(5))))
+        #expect(undone.newValue == .integer(12))
+        #expect(undone.undoneBy == "bob")
+        #expect(undone.undoneAt == reviewTime.addingTimeInterval(5))
+        #expect(try await store.sheetReview(sheetID: id).values["q2.saves"] == .integer(10))
+        _ = try await store.undoLastCorrection(UndoRequest(sheetID: id, expectedRevision: nil, reviewer: "bob", at: reviewTime))
+        #expect(try await store.undoLastCorrection(UndoRequest(sheetID: id, expectedRevision: nil, reviewer: "bob", at: reviewTime)) == nil)
+        let after = try await store.sheetReview(sheetID: id)
+        #expect(after.values["q2.saves"] == .integer(16))
+        // Both corrections stay on record, marked undone; the reading is untouched.
+        #expect(after.corrections.map(\.newValue) == [.integer(10), .integer(12)])
+        #expect(after.corrections.allSatisfy { !$0.isLive })
+        #expect(after.fields.first { $0.field == "q2.saves" }?.stored.reading.value == .integer(16))
+    }
+
+    static func approvalUsesCorrectedValues(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "f")
+        let review = try await store.sheetReview(sheetID: id)
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(15), reviewer: "ann", at: reviewTime,
+                                                        note: "1 misread as 6", expectedRevision: review.revision))
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.goals", newValue: .integer(2), reviewer: "ann", at: reviewTime))
+        let corrected = try await store.sheetReview(sheetID: id)
+        let draft = template.gameLog!.draft(from: corrected.values)
+        try await store.approveSheet(SheetApproval(sheetID: id, expectedRevision: corrected.revision, reviewer: "ann",
+                                                   at: reviewTime.addingTimeInterval(60), gameLog: draft, ruleFailures: []))
+        let log = try #require(try await store.goalieGameLogs(GameLogFilter()).first)
+        #expect(log.periods["p2"] == GoalieStats(shots: 17, saves: 15, goalsAllowed: 2, clears: 12))
+        #expect(log.approvedBy == "ann")
+        #expect(log.approvedAt == reviewTime.addingTimeInterval(60))
+        let decisions = try await store.decisions(sheetID: id)
+        #expect(decisions.map(\.kind) == [.approved])
+        #expect(decisions.first?.reason == nil)
+        #expect(decisions.first?.revision == corrected.revision + 1)
+        #expect(try await store.sheetReview(sheetID: id).decision?.kind == .approved)
+        #expect(try await store.reviewQueue().isEmpty)
+    }
+
+    static func approvalOverride(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "1")
+        let review = try await store.sheetReview(sheetID: id)
+        let failures = review.sheet.ruleFailures
+        let draft = template.gameLog!.draft(from: review.values)
+        for reason: String? in [nil, "  "] {
+            await #expect(throws: StoreError.self) {
+                try await store.approveSheet(SheetApproval(sheetID: id, expectedRevision: review.revision, reviewer: "ann", at: reviewTime,
+                                                           gameLog: draft, ruleFailures: failures, overrideReason: reason))
+            }
+        }
+        #expect(try await store.goalieGameLogs(GameLogFilter()).isEmpty)
+        #expect(try await store.sheetReview(sheetID: id).revision == review.revision)
+        try await store.approveSheet(SheetApproval(sheetID: id, expectedRevision: review.revision, reviewer: "ann", at: reviewTime,
+                                                   gameLog: draft, ruleFailures: failures, overrideReason: "the sheet itself is wrong"))
+        let decision = try #require(try await store.decisions(sheetID: id).first)
+        #expect(decision.reason == "the sheet itself is wrong")
+        #expect(decision.ruleFailures.map(\.rule) == ["q2.balance"])
+        #expect(try await store.goalieGameLogs(GameLogFilter()).count == 1)
+    }
+
+    static func rejection(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "2")
+        await #expect(throws: StoreError.self) {
+            try await store.rejectSheet(SheetRejection(sheetID: id, expectedRevision: nil, reviewer: "ann", at: reviewTime, reason: ""))
+        }
+        try await store.rejectSheet(SheetRejection(sheetID: id, expectedRevision: nil, reviewer: "ann", at: reviewTime, reason: "not our game"))
+        let decision = try #require(try await store.decisions(sheetID: id).last)
+        #expect(decision.kind == .rejected)
+        #expect(decision.reason == "not our game")
+        #expect(decision.reviewer == "ann")
+        #expect(decision.at == reviewTime)
+        let log = try #require(try await store.gameLogs(sheetID: id).first)
+        #expect(log.approvedAt == nil)
+        #expect(log.pendingReason?.contains("not our game") == true)
+        #expect(try await store.reviewQueue().isEmpty)
+        #expect(try await store.goalieGameLogs(GameLogFilter()).isEmpty)
+    }
+
+    static func revisionConflict(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "3")
+        let seen = try await store.sheetReview(sheetID: id).revision
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(15), reviewer: "ann", at: reviewTime,
+                                                        expectedRevision: seen))
+        // Bob loaded the same revision; his write is refused with a typed conflict, not applied over Ann's.
+        await #expect(throws: ReviewConflict.self) {
+            _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.goals", newValue: .integer(2), reviewer: "bob",
+                                                            at: reviewTime, expectedRevision: seen))
+        }
+        for write in [
+            { try await store.approveSheet(SheetApproval(sheetID: id, expectedRevision: seen, reviewer: "bob", at: reviewTime, gameLog: nil)) },
+            { try await store.rejectSheet(SheetRejection(sheetID: id, expectedRevision: seen, reviewer: "bob", at: reviewTime, reason: "x")) },
+            { _ = try await store.undoLastCorrection(UndoRequest(sheetID: id, expectedRevision: seen, reviewer: "bob", at: reviewTime)) },
+        ] as [@Sendable () async throws -> Void] {
+            await #expect(throws: ReviewConflict.self) { try await write() }
+        }
+        let reloaded = try await store.sheetReview(sheetID: id)
+        #expect(reloaded.values["q2.saves"] == .integer(15))
+        #expect(reloaded.decision == nil)
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.goals", newValue: .integer(2), reviewer: "bob",
+                                                        at: reviewTime, expectedRevision: reloaded.revision))
+        let both = try await store.sheetReview(sheetID: id)
+        #expect(both.values["q2.saves"] == .integer(15))
+        #expect(both.values["q2.goals"] == .integer(2))
+        #expect(both.corrections.map(\.reviewer) == ["ann", "bob"])
+    }
+
+    static func correctionKind(_ store: any SheetStore) async throws {
+        let id = try await recordForReview(store, hash: "4")
+        for (field, value) in [("q2.saves", FieldValue.string("seven")), ("q2.saves", .integer(-1)), ("date", .string("2026-02-30")),
+                               ("context.hs", .integer(1))] {
+            await #expect(throws: StoreError.self) {
+                _ = try await store.addCorrection(NewCorrection(sheetID: id, field: field, newValue: value, reviewer: "ann", at: reviewTime))
+            }
+        }
+        #expect(try await store.corrections(sheetID: id).isEmpty)
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .empty, reviewer: "ann", at: reviewTime))
+        #expect(try await store.sheetReview(sheetID: id).values["q2.saves"] == .empty)
+    }
+
+    static func cellImages(_ store: any SheetStore) async throws {
+        var new = sheet(hash: "5", status: .needsReview)
+        let png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0xFF, 0x10])
+        new.cellImages = ["q2.saves": png, "q2.shots": Data([1, 2, 3])]
+        let id = sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
+        #expect(try await store.cellImage(sheetID: id, field: "q2.saves") == png)
+        #expect(try await store.cellImage(sheetID: id, field: "q1.saves") == nil)
+        let before = try await store.sheetReview(sheetID: id).revision
+        new.cellImages = ["q2.saves": Data([9, 9])]
+        _ = try await store.record(new, policy: ApprovalPolicy(), replace: true)
+        #expect(try await store.cellImage(sheetID: id, field: "q2.saves") == Data([9, 9]))
+        #expect(try await store.cellImage(sheetID: id, field: "q2.shots") == nil)
+        // A re-read changes what an open review screen shows: it counts as a new revision.
+        #expect(try await store.sheetReview(sheetID: id).revision > before)
     }
 }

@@ -223,9 +223,19 @@ struct PrivateServer {
         p.standardOutput = out
         try p.run()
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw RuntimeFailure("Tools/pg-test-server.sh \(command) failed") }
+        guard Self.exitStatus(p) == 0 else { throw RuntimeFailure("Tools/pg-test-server.sh \(command) failed") }
         return text
+    }
+
+    /// Foundation's `Process` can miss a child's exit when several are started at once (seen here: the
+    /// script a zombie and `waitUntilExit` waiting for ever), so the child is also reaped here directly.
+    static func exitStatus(_ p: Process) -> Int32 {
+        while p.isRunning {
+            var status: Int32 = 0
+            if waitpid(p.processIdentifier, &status, WNOHANG) == p.processIdentifier { return (status >> 8) & 0xff }
+            usleep(20_000)
+        }
+        return p.terminationStatus
     }
 
     /// Starts (or restarts) the server; its URL.
