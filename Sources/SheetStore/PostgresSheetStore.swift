@@ -104,27 +104,22 @@ public final class PostgresSheetStore: SheetStore {
     }
 
     /// Runs `operation`, turning driver errors into `StoreError`/`StoreUnavailableError`. When the
-    /// server goes away, the pool keeps requests waiting while it retries for a minute; a batch
-    /// should stop sooner and say why. So while an operation runs longer than `probeAfter`, the
-    /// server is tried with a connection of its own each time; if that fails, the operation is
-    /// abandoned with that connection's error, which says what went wrong.
+    /// server goes away, the pool keeps requests waiting while it retries for a minute, and a query
+    /// on a connection it has not yet seen die may wait longer; a batch should stop sooner and say
+    /// why. So while an operation runs longer than `probeAfter`, the server is tried with a
+    /// connection of its own each time; if that fails, the operation is abandoned (not awaited) with
+    /// that connection's error, which says what went wrong. The server rolls the abandoned
+    /// transaction back.
     private func watched<T: Sendable>(_ operation: @escaping @Sendable () async throws -> T) async throws -> T {
         do {
-            return try await withThrowingTaskGroup(of: T?.self) { [location, logger, probeAfter] group in
-                group.addTask { try await operation() }
-                group.addTask {
-                    while true {
-                        try await Task.sleep(for: probeAfter)
-                        let probe = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(connectTimeout: .seconds(5)),
-                                                                         id: 1, logger: logger)
-                        try? await probe.close()
-                    }
-                }
-                defer { group.cancelAll() }
+            return try await Race.first(operation, unlessFails: { [location, logger, probeAfter] in
                 while true {
-                    if let value = try await group.next() ?? nil { return value }
+                    try await Task.sleep(for: probeAfter)
+                    let configuration = try location.connectionConfiguration(connectTimeout: .seconds(5))
+                    let probe = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+                    try? await probe.close()
                 }
-            }
+            })
         } catch {
             var error = error
             if let failed = error as? PostgresTransactionError { error = failed.closureError ?? failed.beginError ?? failed.commitError ?? failed }
@@ -367,4 +362,43 @@ extension Optional {
 func required<T>(_ value: T?, _ what: String) throws -> T {
     guard let value else { throw StoreError("the database returned no \(what)") }
     return value
+}
+
+/// An operation and a watchdog run side by side: the operation's result, or the watchdog's error as
+/// soon as it throws — without waiting for the operation, which may be stuck on a lost connection
+/// and ignore cancellation (a task group would wait for it).
+final class Race<T: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var continuation: CheckedContinuation<T, any Error>?
+    private var tasks: [Task<Void, Never>] = []
+
+    static func first(_ operation: @escaping @Sendable () async throws -> T,
+                      unlessFails watchdog: @escaping @Sendable () async throws -> Void) async throws -> T {
+        let race = Race()
+        return try await withCheckedThrowingContinuation { continuation in
+            race.lock.withLock { race.continuation = continuation }
+            let work = Task { race.finish(await Result(catching: operation)) }
+            let watch = Task {
+                do { try await watchdog() } catch is CancellationError {} catch { race.finish(.failure(error)) }
+            }
+            race.lock.withLock { race.tasks = [work, watch] }
+            if race.lock.withLock({ race.continuation == nil }) { watch.cancel() }
+        }
+    }
+
+    private func finish(_ result: Result<T, any Error>) {
+        let (continuation, tasks) = lock.withLock {
+            defer { self.continuation = nil }
+            return (self.continuation, self.tasks)
+        }
+        guard let continuation else { return }
+        for task in tasks { task.cancel() }
+        continuation.resume(with: result)
+    }
+}
+
+extension Result where Failure == any Error {
+    init(catching body: () async throws -> Success) async {
+        do { self = .success(try await body()) } catch { self = .failure(error) }
+    }
 }
