@@ -188,7 +188,7 @@ public final class PostgresSheetStore: SheetStore {
 
     static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in session: PostgresSession) async throws -> Int64 {
         let id = try required(try await session.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
-        for stat in log.stats { try await session.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
+        for stat in log.content.stats { try await session.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
         return id
     }
 

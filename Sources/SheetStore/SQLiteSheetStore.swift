@@ -140,7 +140,7 @@ public final class SQLiteSheetStore: SheetStore {
 
     private static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in db: Database) throws -> Int64 {
         let id = try required(try db.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
-        for stat in log.stats { try db.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
+        for stat in log.content.stats { try db.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
         return id
     }
 

@@ -102,23 +102,18 @@ public struct StoredSheet: Sendable, Equatable {
     public var gameLog: StoredGameLog?
 }
 
-/// A game log as stored: what the sheet gave, who approved it and when, and its numbers.
+/// A game log as stored: what the sheet gave (as the scan drafted it, or a reviewer approved it),
+/// who approved it and when.
 public struct StoredGameLog: Sendable, Equatable {
-    public var role: String
-    public var athlete: String?
-    public var date: String?
-    public var opponent: String?
-    public var context: String?
-    public var conference: String?
+    /// Role, metadata, metadata given by flags, and the numbers.
+    public var content: GameLogDraft
     public var source: String
-    public var givenByFlags: [String]
     /// The content hash of the sheet whose game log this one probably duplicates (ids differ between stores).
     public var duplicateOfSheet: String?
     public var pendingReason: String?
     public var approvedAt: Date?
     public var approvedBy: String?
     public var createdAt: Date
-    public var stats: [PeriodStat]
 }
 
 /// Another reviewer changed the sheet since it was loaded: reload, show their change, try again.

@@ -94,12 +94,14 @@ enum StoreRows {
             decisions: decisions.map(decision),
             cellImages: Dictionary(cellImages.map { ($0.text("field"), $0.data("png") ?? Data()) }, uniquingKeysWith: { a, _ in a }),
             gameLog: gameLog.map { g in
-                StoredGameLog(role: g.text("role"), athlete: g.string("athlete"), date: g.string("game_date"), opponent: g.string("opponent"),
-                              context: g.string("context"), conference: g.string("conference"), source: g.text("source"),
-                              givenByFlags: flags(g), duplicateOfSheet: duplicateOfSheet, pendingReason: g.string("pending_reason"),
-                              approvedAt: g.string("approved_at").map(Timestamp.date), approvedBy: g.string("approved_by"),
-                              createdAt: Timestamp.date(g.text("created_at")),
-                              stats: stats.map { PeriodStat(period: $0.text("period"), stat: $0.text("stat"), value: $0.int("value")) })
+                StoredGameLog(
+                    content: GameLogDraft(role: g.text("role"), athlete: g.string("athlete"), date: g.string("game_date"),
+                                          opponent: g.string("opponent"), context: g.string("context"), conference: g.string("conference"),
+                                          stats: stats.map { PeriodStat(period: $0.text("period"), stat: $0.text("stat"), value: $0.int("value")) },
+                                          givenByFlags: flags(g)),
+                    source: g.text("source"), duplicateOfSheet: duplicateOfSheet, pendingReason: g.string("pending_reason"),
+                    approvedAt: g.string("approved_at").map(Timestamp.date), approvedBy: g.string("approved_by"),
+                    createdAt: Timestamp.date(g.text("created_at")))
             })
     }
 

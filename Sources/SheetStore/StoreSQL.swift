@@ -108,10 +108,8 @@ enum StoreSQL {
     /// The game log a scan makes of a sheet's draft: approved at once by `policy`, or waiting with why.
     static func newGameLog(_ draft: GameLogDraft, status: SheetStatus, policy: ApprovalPolicy, duplicate: Int64?, at now: Date) -> StoredGameLog {
         let reason = pendingReason(draft, status: status, policy: policy, duplicate: duplicate)
-        return StoredGameLog(role: draft.role, athlete: draft.athlete, date: draft.date, opponent: draft.opponent, context: draft.context,
-                             conference: draft.conference, source: "ocr", givenByFlags: draft.givenByFlags, duplicateOfSheet: nil,
-                             pendingReason: reason, approvedAt: reason == nil ? now : nil, approvedBy: reason == nil ? policy.approver : nil,
-                             createdAt: now, stats: draft.stats)
+        return StoredGameLog(content: draft, source: "ocr", duplicateOfSheet: nil, pendingReason: reason,
+                             approvedAt: reason == nil ? now : nil, approvedBy: reason == nil ? policy.approver : nil, createdAt: now)
     }
 
     static func outcome(id: Int64, _ log: StoredGameLog) -> GameLogOutcome {
@@ -125,8 +123,9 @@ enum StoreSQL {
         """
 
     static func gameLogArguments(sheetID: Int64, _ log: StoredGameLog, duplicateOf: Int64?) -> [SQLValue] {
-        [.int(sheetID), .text(log.role), SQLValue(log.athlete), SQLValue(log.date), SQLValue(log.opponent), SQLValue(log.context),
-         SQLValue(log.conference), .text(log.source), SQLValue(log.givenByFlags.isEmpty ? nil : log.givenByFlags.joined(separator: ",")),
+        let c = log.content
+        return [.int(sheetID), .text(c.role), SQLValue(c.athlete), SQLValue(c.date), SQLValue(c.opponent), SQLValue(c.context),
+         SQLValue(c.conference), .text(log.source), SQLValue(c.givenByFlags.isEmpty ? nil : c.givenByFlags.joined(separator: ",")),
          SQLValue(duplicateOf), SQLValue(log.pendingReason), SQLValue(log.approvedAt.map(Timestamp.string)), SQLValue(log.approvedBy),
          .text(Timestamp.string(log.createdAt))]
     }

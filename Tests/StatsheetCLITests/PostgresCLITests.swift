@@ -61,25 +61,9 @@ struct PostgresCLITests {
         let folder = try StoreCLITests.sampleFolder(8)
         defer { try? FileManager.default.removeItem(at: folder) }
         try await TestPostgres.withDatabase { url in
-            var kills = 0
-            for _ in 0..<4 {
-                let p = StoreCLITests.process(["scan", "--jobs", "2", "--db", url, folder.path])
-                try p.run()
-                let deadline = Date().addingTimeInterval(Double.random(in: 0.3...2.0))
-                while p.isRunning && Date() < deadline { usleep(5_000) }
-                if p.isRunning {
-                    kill(p.processIdentifier, SIGKILL)
-                    kills += 1
-                }
-                p.waitUntilExit()
-                StoreCLITests.expectWhole(try await StoreCLITests.counts(postgres: url))
+            try await StoreCLITests.killScansThenRerun(db: url, folder: folder, sheets: 8, runs: 4, window: 0.3...2.0) {
+                try await StoreCLITests.counts(postgres: url)
             }
-            let rerun = try CLITests.run(["scan", "--jobs", "2", "--db", url, folder.path])
-            #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
-            let c = try await StoreCLITests.counts(postgres: url)
-            #expect(c.sheets == 8, "\(c)")
-            StoreCLITests.expectWhole(c)
-            #expect(kills >= 1, "no run was killed: the kill window missed every scan")
         }
     }
 

@@ -243,33 +243,40 @@ import Testing
     }
 
     /// `kill -9` at random moments, then a rerun: every sheet stored exactly once, none partly.
-    @Test func sigkillAtRandomMomentsThenRerunStoresEverySheetOnce() throws {
-        let sheets = 8
-        let folder = try Self.sampleFolder(sheets)
+    @Test func sigkillAtRandomMomentsThenRerunStoresEverySheetOnce() async throws {
+        let folder = try Self.sampleFolder(8)
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("store.sqlite").path
+        try await Self.killScansThenRerun(db: db, folder: folder, sheets: 8, runs: 5, window: 0.15...1.6) { try Self.counts(db) }
+    }
+
+    /// Runs `scan` of `folder` into `db` `runs` times, each `kill -9`ed at a random moment in
+    /// `window` seconds, checking after each that every stored sheet is whole; then a rerun stores
+    /// all `sheets` once, and another adds nothing. Shared by the SQLite and PostgreSQL tests.
+    static func killScansThenRerun(db: String, folder: URL, sheets: Int, runs: Int, window: ClosedRange<Double>,
+                                   counts: () async throws -> Counts) async throws {
         var kills = 0
-        for _ in 0..<5 {
-            let p = Self.process(["scan", "--jobs", "2", "--db", db, folder.path])
+        for _ in 0..<runs {
+            let p = process(["scan", "--jobs", "2", "--db", db, folder.path])
             try p.run()
-            let deadline = Date().addingTimeInterval(Double.random(in: 0.15...1.6))
+            let deadline = Date().addingTimeInterval(Double.random(in: window))
             while p.isRunning && Date() < deadline { usleep(5_000) }
             if p.isRunning {
                 kill(p.processIdentifier, SIGKILL)
                 kills += 1
             }
             p.waitUntilExit()
-            Self.expectWhole(try Self.counts(db))
+            expectWhole(try await counts())
         }
         let rerun = try CLITests.run(["scan", "--jobs", "2", "--db", db, folder.path])
         #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
-        let c = try Self.counts(db)
+        let c = try await counts()
         #expect(c.sheets == sheets, "\(c)")
-        Self.expectWhole(c)
+        expectWhole(c)
         #expect(kills >= 1, "no run was killed: the kill window missed every scan")
         let again = try CLITests.run(["scan", "--db", db, folder.path])
         #expect(again.stdout.contains("\(sheets) already in the store"), "\(again.stdout)")
-        #expect(try Self.counts(db) == c)
+        #expect(try await counts() == c)
     }
 
     /// Two processes over the same folder and a new store at once: no sheet or game log twice.
