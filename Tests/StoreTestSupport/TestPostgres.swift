@@ -69,17 +69,31 @@ public enum TestPostgres {
         }
     }
 
+    /// `count` without `await`: it blocks the calling thread instead, so a test that polls the store
+    /// while a process writes to it is not starved when other tests hold every task thread.
+    public static func countBlocking(_ sql: String, in url: String) throws -> Int {
+        let components = try URLComponents(string: url).unwrapped()
+        let connection = try PostgresConnection.connect(on: PostgresConnection.defaultEventLoopGroup.any(), configuration: configuration(components),
+                                                        id: 2, logger: logger).wait()
+        defer { try? connection.close().wait() }
+        let result = try connection.query(sql).wait()
+        return try result.rows.first?.decode(Int.self) ?? 0
+    }
+
     static let logger = Logger(label: "statsheet.test.postgres")
 
     private static func admin<T>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         try await connected(to: try serverURL(), body)
     }
 
-    private static func connected<T>(to components: URLComponents, _ body: (PostgresConnection) async throws -> T) async throws -> T {
-        let configuration = PostgresConnection.Configuration(
+    static func configuration(_ components: URLComponents) -> PostgresConnection.Configuration {
+        PostgresConnection.Configuration(
             host: components.host ?? "127.0.0.1", port: components.port ?? 5432, username: components.user ?? "postgres",
             password: components.password, database: String(components.path.dropFirst()), tls: .disable)
-        let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+    }
+
+    private static func connected<T>(to components: URLComponents, _ body: (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await PostgresConnection.connect(configuration: configuration(components), id: 1, logger: logger)
         do {
             let result = try await body(connection)
             try await connection.close()
