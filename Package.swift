@@ -15,6 +15,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
     ],
     targets: [
         // Tesseract's C API and Leptonica, seen through one shim header.
@@ -44,8 +47,14 @@ let package = Package(
             name: "SheetPipeline",
             dependencies: ["SheetModel", "OCRKit", "DigitNet", .product(name: "Logging", package: "swift-log")]
         ),
-        // Sheets, readings, corrections and game logs: the `SheetStore` protocol and its SQLite backend.
-        .target(name: "SheetStore", dependencies: ["SheetModel", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Sheets, readings, corrections and game logs: the `SheetStore` protocol, its SQLite (embedded) and
+        // PostgreSQL (shared server) backends.
+        .target(name: "SheetStore", dependencies: [
+            "SheetModel", .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        ]),
         // The review screen without the terminal: keys → session (store writes, rules re-run) → state
         // → screen lines. No C, no images' formats: cells arrive as gray pixels from the CLI.
         .target(name: "ReviewUI", dependencies: ["SheetModel", "SheetStore"]),
@@ -59,12 +68,18 @@ let package = Package(
         ),
         .testTarget(name: "SheetModelTests", dependencies: ["SheetModel"]),
         .testTarget(name: "DigitNetTests", dependencies: ["DigitNet"]),
-        // The store conformance suite (written against the protocol), run here against SQLite files.
-        .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel"]),
+        // The PostgreSQL test server's address and throw-away databases, for both store test targets.
+        .target(name: "StoreTestSupport", dependencies: [.product(name: "PostgresNIO", package: "postgres-nio"),
+                                                    .product(name: "Logging", package: "swift-log")],
+                path: "Tests/StoreTestSupport"),
+        // The conformance suite, run on SQLite files and on databases of a real PostgreSQL server.
+        .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel", "StoreTestSupport"]),
         .testTarget(name: "ReviewUITests", dependencies: ["ReviewUI", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
-        .testTarget(name: "StatsheetCLITests", dependencies: ["statsheet", "SheetStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "StatsheetCLITests", dependencies: [
+            "statsheet", "SheetStore", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
     ],
     swiftLanguageModes: [.v6]
 )

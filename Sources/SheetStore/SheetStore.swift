@@ -3,7 +3,8 @@ import SheetModel
 
 /// Where read sheets, their readings, corrections and game logs are kept. The scan pipeline and the
 /// `games`/`sheets` commands talk only to this protocol; SQLite (`SQLiteSheetStore`) is the embedded
-/// default and PostgreSQL is planned as a second backend, held to the same `StoreConformance` suite.
+/// default and PostgreSQL (`PostgresSheetStore`) the shared server, both held to the same
+/// `StoreConformance` suite.
 ///
 /// Every method that writes is one transaction: a process killed at any moment leaves each sheet
 /// either wholly stored or not at all. A sheet is identified by the SHA-256 of its file's bytes.
@@ -63,6 +64,56 @@ public protocol SheetStore: Sendable {
     func decisions(sheetID: Int64) async throws -> [ReviewDecision]
     /// The grayscale PNG crop of a field's cell stored at scan time, or nil.
     func cellImage(sheetID: Int64, field: String) async throws -> Data?
+
+    // MARK: Copying between stores (issue 7)
+
+    /// One stored sheet whole: its row, readings, corrections, review decisions, cell images and game log with its stats, as
+    /// `statsheet store copy` moves it to another store.
+    func storedSheet(id: Int64) async throws -> StoredSheet
+    /// Inserts a sheet copied from another store, history and approvals as they were, in one
+    /// transaction. False (and nothing changes) when its content hash is already stored.
+    func insert(_ sheet: StoredSheet) async throws -> Bool
+    /// Puts a failure copied from another store in place of any for the same path, attempts and times as they were.
+    func restoreFailure(_ failure: FailureRecord) async throws
+}
+
+/// A stored sheet with everything kept about it, independent of any store's ids.
+public struct StoredSheet: Sendable, Equatable {
+    public var sha256: String
+    public var path: String
+    public var templateID: String
+    public var templateVersion: Int
+    public var status: SheetStatus
+    public var alignmentQuality: Double?
+    public var quarterTurns: Int?
+    public var milliseconds: Double
+    public var ruleFailures: [RuleFailure]
+    public var suggestions: [Suggestion]
+    public var scannedAt: Date
+    public var readings: [StoredReading]
+    /// Bumped by every review write (issue 6); copied as it was.
+    public var revision: Int
+    /// Oldest first; `id` and `sheetID` are the source store's.
+    public var corrections: [Correction]
+    /// Oldest first; `id` and `sheetID` are the source store's.
+    public var decisions: [ReviewDecision]
+    /// Field id → the cell's PNG, as `NewSheet.cellImages`.
+    public var cellImages: [String: Data]
+    public var gameLog: StoredGameLog?
+}
+
+/// A game log as stored: what the sheet gave (as the scan drafted it, or a reviewer approved it),
+/// who approved it and when.
+public struct StoredGameLog: Sendable, Equatable {
+    /// Role, metadata, metadata given by flags, and the numbers.
+    public var content: GameLogDraft
+    public var source: String
+    /// The content hash of the sheet whose game log this one probably duplicates (ids differ between stores).
+    public var duplicateOfSheet: String?
+    public var pendingReason: String?
+    public var approvedAt: Date?
+    public var approvedBy: String?
+    public var createdAt: Date
 }
 
 /// Another reviewer changed the sheet since it was loaded: reload, show their change, try again.
@@ -269,6 +320,14 @@ public struct Correction: Sendable, Equatable {
     public var undoneAt: Date?
     public var undoneBy: String?
     public var isLive: Bool { undoneAt == nil }
+}
+
+/// The store cannot be reached, or the connection to it was lost: nothing more can be stored now, so a
+/// batch stops (what was stored is kept; a rerun finishes). The message names the server, never a password.
+public struct StoreUnavailableError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// What a store reports when asked for something that is not there, or given something it refuses.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SheetStore
+import StoreTestSupport
 import Testing
 
 /// `scan` into the store, `games` and `sheets`, driven through the built binary on real SQLite files:
@@ -29,19 +30,33 @@ import Testing
         }
     }
 
+    /// The queries behind `Counts`, run the same on SQLite and PostgreSQL.
+    static var countQueries: [(WritableKeyPath<Counts, Int>, String)] {
+        [
+        (\.sheets, "SELECT COUNT(*) FROM sheets"), (\.hashes, "SELECT COUNT(DISTINCT sha256) FROM sheets"),
+        (\.readings, "SELECT COUNT(*) FROM field_readings"), (\.gameLogs, "SELECT COUNT(*) FROM game_logs"),
+        (\.stats, "SELECT COUNT(*) FROM game_log_stats"), (\.approved, "SELECT COUNT(*) FROM game_logs WHERE approved_at IS NOT NULL"),
+        (\.clean, "SELECT COUNT(*) FROM sheets WHERE status = 'clean'"), (\.failures, "SELECT COUNT(*) FROM scan_failures"),
+        ]
+    }
+
     static func counts(_ path: String) throws -> Counts {
         guard FileManager.default.fileExists(atPath: path) else { return Counts() }
         let queue = try DatabaseQueue(path: path)
         return try queue.read { db in
-            func count(_ sql: String) throws -> Int { try Int.fetchOne(db, sql: sql) ?? 0 }
-            guard try db.tableExists("sheets") else { return Counts() }
-            return Counts(sheets: try count("SELECT COUNT(*) FROM sheets"), hashes: try count("SELECT COUNT(DISTINCT sha256) FROM sheets"),
-                          readings: try count("SELECT COUNT(*) FROM field_readings"), gameLogs: try count("SELECT COUNT(*) FROM game_logs"),
-                          stats: try count("SELECT COUNT(*) FROM game_log_stats"),
-                          approved: try count("SELECT COUNT(*) FROM game_logs WHERE approved_at IS NOT NULL"),
-                          clean: try count("SELECT COUNT(*) FROM sheets WHERE status = 'clean'"),
-                          failures: try count("SELECT COUNT(*) FROM scan_failures"))
+            var counts = Counts()
+            guard try db.tableExists("sheets") else { return counts }
+            for (key, sql) in countQueries { counts[keyPath: key] = try Int.fetchOne(db, sql: sql) ?? 0 }
+            return counts
         }
+    }
+
+    /// The same counts of a PostgreSQL store (zero before its schema is made).
+    static func counts(postgres url: String) async throws -> Counts {
+        var counts = Counts()
+        guard try await TestPostgres.count("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'sheets'", in: url) > 0 else { return counts }
+        for (key, sql) in countQueries { counts[keyPath: key] = try await TestPostgres.count(sql, in: url) }
+        return counts
     }
 
     /// Every stored sheet is whole: all its readings, one game log with all its 24 numbers.
@@ -228,33 +243,40 @@ import Testing
     }
 
     /// `kill -9` at random moments, then a rerun: every sheet stored exactly once, none partly.
-    @Test func sigkillAtRandomMomentsThenRerunStoresEverySheetOnce() throws {
-        let sheets = 8
-        let folder = try Self.sampleFolder(sheets)
+    @Test func sigkillAtRandomMomentsThenRerunStoresEverySheetOnce() async throws {
+        let folder = try Self.sampleFolder(8)
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("store.sqlite").path
+        try await Self.killScansThenRerun(db: db, folder: folder, sheets: 8, runs: 5, window: 0.15...1.6) { try Self.counts(db) }
+    }
+
+    /// Runs `scan` of `folder` into `db` `runs` times, each `kill -9`ed at a random moment in
+    /// `window` seconds, checking after each that every stored sheet is whole; then a rerun stores
+    /// all `sheets` once, and another adds nothing. Shared by the SQLite and PostgreSQL tests.
+    static func killScansThenRerun(db: String, folder: URL, sheets: Int, runs: Int, window: ClosedRange<Double>,
+                                   counts: () async throws -> Counts) async throws {
         var kills = 0
-        for _ in 0..<5 {
-            let p = Self.process(["scan", "--jobs", "2", "--db", db, folder.path])
+        for _ in 0..<runs {
+            let p = process(["scan", "--jobs", "2", "--db", db, folder.path])
             try p.run()
-            let deadline = Date().addingTimeInterval(Double.random(in: 0.15...1.6))
+            let deadline = Date().addingTimeInterval(Double.random(in: window))
             while p.isRunning && Date() < deadline { usleep(5_000) }
             if p.isRunning {
                 kill(p.processIdentifier, SIGKILL)
                 kills += 1
             }
             p.waitUntilExit()
-            Self.expectWhole(try Self.counts(db))
+            expectWhole(try await counts())
         }
         let rerun = try CLITests.run(["scan", "--jobs", "2", "--db", db, folder.path])
         #expect(rerun.status == 0, "\(rerun.stdout)\(rerun.stderr)")
-        let c = try Self.counts(db)
+        let c = try await counts()
         #expect(c.sheets == sheets, "\(c)")
-        Self.expectWhole(c)
+        expectWhole(c)
         #expect(kills >= 1, "no run was killed: the kill window missed every scan")
         let again = try CLITests.run(["scan", "--db", db, folder.path])
         #expect(again.stdout.contains("\(sheets) already in the store"), "\(again.stdout)")
-        #expect(try Self.counts(db) == c)
+        #expect(try await counts() == c)
     }
 
     /// Two processes over the same folder and a new store at once: no sheet or game log twice.

@@ -43,7 +43,7 @@ struct Review: AsyncParsableCommand {
         guard isatty(STDOUT_FILENO) == 1 else {
             throw RuntimeError("review draws on the terminal and stdout is not one; run it without redirecting its output")
         }
-        let sheetStore = try store.openExisting()
+        let sheetStore = try await store.openExisting()
         let library = try templates.library()
         let session = ReviewSession(store: sheetStore, reviewer: name, images: StoredCellImages(store: sheetStore, library: library),
                                     templates: { id, version in library.template(id: id).flatMap { $0.version == version ? $0 : nil } })
@@ -59,7 +59,7 @@ struct Review: AsyncParsableCommand {
         } catch {
             throw RuntimeError("cannot read \(path): \(error.localizedDescription)")
         }
-        let sheetStore = try store.openExisting()
+        let sheetStore = try await store.openExisting()
         let bulk = BulkCorrections(store: sheetStore)
         let entries: [BulkCorrections.Entry]
         do {

@@ -10,11 +10,13 @@ struct Scan: AsyncParsableCommand {
         abstract: "Read stat sheet images into the store: every field with its value and confidence.",
         discussion: """
             PATH may be image files (PNG, JPEG, TIFF, WebP) or folders, which are searched recursively. \
-            Files are read in parallel (--jobs) and stored in the SQLite store (--db, STATSHEET_DB, default \
-            ./statsheet.sqlite) once each, by the SHA-256 of their bytes: a file already stored is not read \
+            Files are read in parallel (--jobs) and stored in the store (--db, STATSHEET_DB: a SQLite file, \
+            default ./statsheet.sqlite, or a PostgreSQL URL) once each, by the SHA-256 of their bytes: a file already stored is not read \
             again, one whose reading failed is tried again. Game logs of clean sheets are approved at once; \
             sheets that need review wait ('statsheet sheets'). A file that cannot be read is reported with \
-            its reason and the others are still read; the exit status is 1 when any file failed.
+            its reason and the others are still read; the exit status is 1 when any file failed. When the store \
+            itself fails (a server that goes away), the scan stops at once with what it stored kept; run it again \
+            to finish.
             """)
 
     @OptionGroup var templates: TemplateOptions
@@ -69,14 +71,14 @@ struct Scan: AsyncParsableCommand {
         options.loader.maxPixels = Int(maxMegapixels * 1_000_000)
         // The review screen shows each field's cell from the store, wherever the file has gone since.
         options.keepCellImages = !dryRun
-        let sheetStore = dryRun ? nil : try store.open()
+        let sheetStore = dryRun ? nil : try await store.open()
         let stored = try await reread ? [:] : sheetStore?.storedHashes() ?? [:]
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
             try SheetScanner(library: library, requested: requested, options: options)
         }
         let output = ScanOutput(json: json, library: library)
         let progress = ProgressBar(total: files.count, enabled: !json && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
-        var summary = ScanSummary(files: files.count, jobs: batch.jobs, store: dryRun ? nil : store.path)
+        var summary = ScanSummary(files: files.count, jobs: batch.jobs, store: dryRun ? nil : store.displayName)
         let policy = ApprovalPolicy(approveClean: !reviewAll)
         let defaults = GameLogDefaults(athlete: athlete, opponent: opponent, context: context)
 
@@ -94,8 +96,19 @@ struct Scan: AsyncParsableCommand {
                 let result = scanned.result
                 summary.count(result.status)
                 if let sheetStore {
-                    try await storeResult(scanned, sha256: sha, library: library, store: sheetStore, policy: policy,
-                                          defaults: defaults, summary: &summary)
+                    do {
+                        try await storeResult(scanned, sha256: sha, library: library, store: sheetStore, policy: policy,
+                                              defaults: defaults, summary: &summary)
+                    } catch {
+                        // The store itself failed (its server went away, say): no later sheet could be
+                        // stored either, so the batch stops here instead of reading on. Each sheet is one
+                        // transaction, so every sheet stored so far is whole and kept, and a rerun skips
+                        // them and finishes the rest.
+                        progress.clear()
+                        if !json { print(summary.text) }
+                        throw RuntimeError("\(error)\nscan stopped: \(summary.stored) new sheet\(summary.stored == 1 ? "" : "s") stored "
+                                           + "before the store failed; run the same command again to finish")
+                    }
                 }
                 waiting[index] = { output.show(result) }
             }

@@ -32,31 +32,37 @@ struct WritingOptions: ParsableArguments {
     var writing: Writing = .auto
 }
 
-/// Which store to use; shared by `scan`, `games` and `sheets`.
+/// Which store to use; shared by `scan`, `games`, `sheets` and `store`.
 struct StoreOptions: ParsableArguments {
     static let defaultPath = "statsheet.sqlite"
 
     @Option(name: .customLong("db"), help: ArgumentHelp(
-        "The SQLite store (default ./statsheet.sqlite, or STATSHEET_DB).", valueName: "path"))
+        "The store: a SQLite file (default ./statsheet.sqlite) or a PostgreSQL URL "
+            + "postgres://user:password@host:port/database?sslmode=require (or STATSHEET_DB).",
+        valueName: "path|url"))
     var explicitPath: String?
 
     var path: String {
         explicitPath ?? ProcessInfo.processInfo.environment["STATSHEET_DB"].flatMap { $0.isEmpty ? nil : $0 } ?? Self.defaultPath
     }
 
-    func open() throws -> SQLiteSheetStore {
+    /// How output names the store: never with a password.
+    var displayName: String { StoreLocator.displayName(path) }
+
+    func open() async throws -> any SheetStore {
         do {
-            return try SQLiteSheetStore(path: path)
+            return try await StoreLocator.open(path)
         } catch {
             throw RuntimeError("\(error)")
         }
     }
 
-    /// For commands that only read: a missing store is an error, not a new empty file.
-    func openExisting() throws -> SQLiteSheetStore {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw RuntimeError("no store at \(path): run 'statsheet scan' first, or give --db")
+    /// For commands that only read: a missing SQLite store is an error, not a new empty file.
+    func openExisting() async throws -> any SheetStore {
+        do {
+            return try await StoreLocator.openExisting(path)
+        } catch {
+            throw RuntimeError("\(error)")
         }
-        return try open()
     }
 }

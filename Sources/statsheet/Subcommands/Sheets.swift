@@ -22,7 +22,7 @@ struct Sheets: AsyncParsableCommand {
     @Flag(help: "One JSON object per sheet per line.") var json = false
 
     func run() async throws {
-        let store = try store.openExisting()
+        let store = try await store.openExisting()
         if status == .failed {
             for f in try await store.failures() {
                 if json {

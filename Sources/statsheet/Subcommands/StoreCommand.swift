@@ -1,0 +1,64 @@
+import ArgumentParser
+import Foundation
+import SheetStore
+
+/// `statsheet store copy`: moving a store, from a station's SQLite file to a club's PostgreSQL server say.
+struct StoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "store",
+        abstract: "Work on whole stores: copy one into another.",
+        subcommands: [Copy.self])
+
+    struct Copy: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Copy every sheet, reading, correction, game log and failure from one store into another.",
+            discussion: """
+                Each of --from and --to is a SQLite file or a PostgreSQL URL \
+                (postgres://user:password@host:port/database?sslmode=require). Sheets are matched by the SHA-256 \
+                of their file: one the destination already holds is left as it is, so copying twice, or again \
+                after a copy that stopped, stores nothing twice. Approvals, reviewers and times are copied as \
+                they were.
+                """)
+
+        @Option(help: ArgumentHelp("The store to copy from (it must exist).", valueName: "path|url")) var from: String
+        @Option(help: ArgumentHelp("The store to copy into (made if needed).", valueName: "path|url")) var to: String
+
+        func run() async throws {
+            let (fromName, toName) = (StoreLocator.displayName(from), StoreLocator.displayName(to))
+            do {
+                let source = try await StoreLocator.openExisting(from)
+                let target = try await StoreLocator.open(to)
+                let counts = try await copy(from: source, to: target)
+                print("copied \(counts.sheets) sheet\(counts.sheets == 1 ? "" : "s") (\(counts.present) already there) and "
+                      + "\(counts.failures) failure\(counts.failures == 1 ? "" : "s") from \(fromName) to \(toName)")
+                await StoreLocator.close(source)
+                await StoreLocator.close(target)
+            } catch let error as StoreError {
+                throw RuntimeError("\(error)")
+            } catch let error as StoreUnavailableError {
+                throw RuntimeError("\(error)\ncopy stopped: what was copied is kept; run the same command again to finish")
+            }
+        }
+
+        /// Sheets oldest first, so a game log's probable duplicate is in place before the log naming it.
+        private func copy(from source: any SheetStore, to target: any SheetStore) async throws -> (sheets: Int, present: Int, failures: Int) {
+            let have = try await target.storedHashes()
+            var sheets = 0, present = 0, failures = 0
+            for sheet in try await source.sheets(status: nil) {
+                if have[sheet.sha256] == nil, try await target.insert(try await source.storedSheet(id: sheet.id)) {
+                    sheets += 1
+                } else {
+                    present += 1
+                }
+            }
+            // A failure is copied unless the destination has read that file since.
+            let stored = try await target.sheets(status: nil)
+            let (hashes, paths) = (Set(stored.map(\.sha256)), Set(stored.map(\.path)))
+            for failure in try await source.failures() where !paths.contains(failure.path) && !(failure.sha256.map(hashes.contains) ?? false) {
+                try await target.restoreFailure(failure)
+                failures += 1
+            }
+            return (sheets, present, failures)
+        }
+    }
+}
