@@ -117,4 +117,21 @@ import Testing
         ]))
         #expect(outcome == .inconsistent)
     }
+
+    @Test func aStrayMarkInAnUnplayedOvertimeIsSuggestedEmpty() throws {
+        // No overtime was played (its row is empty); a mark in ot.saves read as 5 breaks the sums, which
+        // want 0 there. The suggestion is an empty box, not a logged overtime with 0 saves.
+        let outcome = Self.search(Self.readings(["ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(2), 0.3)])]))
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["ot.saves"])
+        #expect(s.changes.first?.to == .empty)
+        // With overtime played (the rest of its row filled), the same mark is suggested as 0.
+        var played = Self.readings(["ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(2), 0.3)])])
+        for (id, value) in [("ot.shots", 1), ("ot.goals", 1), ("total.shots", 46), ("total.goals", 9)] {
+            let i = try #require(played.firstIndex { $0.id == id })
+            played[i].reading = FieldReading(value: .integer(value), text: "", confidence: 99)
+        }
+        guard case .suggestion(let t) = Self.search(played) else { Issue.record("expected a suggestion"); return }
+        #expect(t.changes.first?.to == .integer(0))
+    }
 }

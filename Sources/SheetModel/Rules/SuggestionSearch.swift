@@ -185,7 +185,7 @@ public struct SuggestionSearch {
     /// The most probable single-field repair: a count field set to the one value in its range that makes
     /// every rule hold with the other fields as read. A field the rules leave open (several values would
     /// do) is not repaired: the sums do not say which. Empty and 0 count alike in sums; a field read with
-    /// ink in it is repaired to 0.
+    /// ink in it is repaired to 0, unless its period was not played (`inUnplayedPeriod`).
     private func bestRepair(_ repairable: [(id: String, reading: FieldReading)], values: [String: FieldValue],
                             failing: [CheckedRule]) -> Suggestion? {
         var best: Suggestion?
@@ -204,6 +204,7 @@ public struct SuggestionSearch {
                 if demanded.count > 1 { break }
             }
             guard demanded.count == 1 else { continue }
+            if demanded[0] == .integer(0), inUnplayedPeriod(id, values) { demanded[0] = .empty }
             let p = leftover * unofferedShare
             if p / readProbability > best?.relativeToRead ?? 0 {
                 best = Suggestion(probability: p, relativeToRead: p / readProbability,
@@ -229,6 +230,15 @@ public struct SuggestionSearch {
     }
 
     private func kind(of id: String) -> FieldKind? { kinds[id] }
+
+    /// True when every other count of the field's period row (its template's `gameLog` periods) reads
+    /// empty: a period nobody played — an overtime — is left empty on paper, so a stray mark there that the
+    /// sums want gone is suggested as empty, not as 0 (which would log an overtime that was not played).
+    private func inUnplayedPeriod(_ id: String, _ values: [String: FieldValue]) -> Bool {
+        guard let row = template.gameLog?.periods.values.first(where: { id.hasPrefix($0 + ".") }) else { return false }
+        let others = template.fields.filter { $0.id != id && $0.id.hasPrefix(row + ".") && $0.kind == .count }
+        return !others.isEmpty && others.allSatisfy { (values[$0.id] ?? .empty) == .empty }
+    }
 
     private func holds(_ values: [String: FieldValue], _ rules: some Sequence<CheckedRule>) -> Bool {
         let evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today)

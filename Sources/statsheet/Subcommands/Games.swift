@@ -8,7 +8,8 @@ struct Games: AsyncParsableCommand {
         abstract: "Show the approved game logs in the store.",
         discussion: """
             One row per approved game: athlete, date, context, conference, opponent, totals and, in csv and \
-            json, every period (p1–p4 are a lacrosse sheet's quarters, ot its overtime). The columns are \
+            json, every period (p1–p4: a lacrosse sheet's quarters, a hockey sheet's periods, a soccer sheet's halves; ot: \
+            overtime or extra time). The columns are \
             those of the store's goalie_game_logs view (docs/store-schema.md).
             """)
 
