@@ -79,7 +79,9 @@ public struct SuggestionSearch {
         self.template = template
         self.today = today
         self.kinds = RuleEvaluator.kinds(of: template.fields)
-        self.rules = (rules ?? ParsedRules(template)).rules.compactMap(\.expression).enumerated()
+        // Warnings (a sixth foul) describe unusual play, not a misread: the search mends errors only.
+        self.rules = (rules ?? ParsedRules(template)).rules.filter { $0.spec.effectiveSeverity == .error }
+            .compactMap(\.expression).enumerated()
             .map { CheckedRule(id: $0, expression: $1, fields: Set($1.fieldIDs(in: template.fields))) }
     }
 
