@@ -64,3 +64,26 @@ import Testing
         #expect(s.changes.map(\.to) == [.integer(5)])
     }
 }
+
+/// A sheet with more than 64 fields read with alternatives (a box score) still gets suggestions.
+@Suite struct LargeSheetSuggestionTests {
+    @Test func moreThan64DoubtfulFieldsStillGetASuggestion() throws {
+        let fields = (0..<70).map { i in
+            FieldSpec(id: "f\(i)", kind: .count, rect: Rect(x: 60 + Double(i % 10) * 50, y: 100 + Double(i / 10) * 50, width: 40, height: 30))
+        }
+        let template = SheetTemplate(format: 1, id: "big", version: 1, title: "Big", page: PageSize(width: 612, height: 792),
+                                     fields: fields, rules: [RuleSpec(id: "pair", check: "f0 + f1 == f2", message: "m")])
+        let readings: [(id: String, reading: FieldReading)] = fields.map { field in
+            let read = field.id == "f0" ? 8 : 2   // f0 was 0: 0 + 2 == 2
+            var reading = FieldReading(value: .integer(read), text: "", confidence: 60)
+            reading.alternatives = [Alternative(value: .integer(read), probability: 0.6),
+                                    Alternative(value: .integer(field.id == "f0" ? 0 : 7), probability: 0.4)]
+            return (field.id, reading)
+        }
+        guard case .suggestion(let s) = SuggestionSearch(template: template).search(readings) else {
+            Issue.record("expected a suggestion"); return
+        }
+        #expect(s.changes.map(\.field) == ["f0"])
+        #expect(s.changes.first?.to == .integer(0))
+    }
+}

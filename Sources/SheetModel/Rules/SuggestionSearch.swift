@@ -106,7 +106,11 @@ public struct SuggestionSearch {
         let mendable = failing.filter { !$0.fields.isDisjoint(with: changeable) }
         guard !mendable.isEmpty else { return .inconsistent }
 
-        let candidates = [bestCombination(variable, values: values, failing: mendable), bestRepair(repairable, values: values, failing: mendable)]
+        // The combinations are searched over at most 64 fields (bit masks). A box score has a hundred and
+        // more fields with alternatives; only those a failing rule reads can mend it, so past 64 the
+        // search keeps those (a fix needing a change elsewhere as well is then not found).
+        let searched = variable.count > 64 ? variable.filter { failingFields.contains($0.id) } : variable
+        let candidates = [bestCombination(searched, values: values, failing: mendable), bestRepair(repairable, values: values, failing: mendable)]
         guard let best = candidates.compactMap({ $0 }).max(by: { $0.relativeToRead < $1.relativeToRead }),
               best.relativeToRead >= plausibility else { return .inconsistent }
         return .suggestion(best)
