@@ -117,6 +117,84 @@ def invent_game(rng, layout):
     return f
 
 
+class BoxLayout:
+    """A team box score (Templates/basketball-box.json): player rows p01, p02, ... with a jersey number
+    (`num`, digits), a `name` and the count columns below, a `team` row of column totals, the opponent's
+    score `opp.score`, and Home/Away checkboxes `venue.home`, `venue.away`."""
+
+    COLUMNS = ["fg2m", "fg2a", "fg3m", "fg3a", "ftm", "fta", "pts", "reb", "ast", "stl", "blk", "to", "pf"]
+
+    @staticmethod
+    def fits(template):
+        ids = {f["id"] for f in template["fields"]}
+        return "p01.pts" in ids and "team.pts" in ids and "opp.score" in ids
+
+    def __init__(self, template):
+        ids = {f["id"] for f in template["fields"]}
+        self.rows = sorted({i.split(".")[0] for i in ids if i.startswith("p") and i.split(".")[0][1:].isdigit()})
+        absent = ["%s.%s" % (r, c) for r in self.rows + ["team"] for c in self.COLUMNS if "%s.%s" % (r, c) not in ids]
+        if absent:
+            sys.exit("error: template %s: no fields %s" % (template.get("id"), ", ".join(absent)))
+
+
+def invent_box_score(rng, layout):
+    """A consistent box score: 8 to all player rows filled (the rest empty), per player made <= attempted,
+    points = 2 x 2PT made + 3 x 3PT made + FT made, fouls 0-5; team totals the column sums (each total
+    under 100 but points, redrawn otherwise), the opponent's score within 25 of the team's."""
+    f = {}
+    while True:
+        players = int(rng.integers(8, len(layout.rows) + 1))
+        lines = []
+        for _ in range(players):
+            role = rng.uniform(0.15, 1.0)   # minutes played, roughly
+            p = {"fg2a": int(rng.binomial(12, 0.6 * role)), "fg3a": int(rng.binomial(8, 0.45 * role)),
+                 "fta": int(rng.binomial(8, 0.4 * role))}
+            p["fg2m"] = int(rng.binomial(p["fg2a"], 0.48))
+            p["fg3m"] = int(rng.binomial(p["fg3a"], 0.33))
+            p["ftm"] = int(rng.binomial(p["fta"], 0.7))
+            p["pts"] = 2 * p["fg2m"] + 3 * p["fg3m"] + p["ftm"]
+            for c, n, q in (("reb", 12, 0.5), ("ast", 8, 0.4), ("stl", 4, 0.35), ("blk", 3, 0.3), ("to", 5, 0.4), ("pf", 5, 0.45)):
+                p[c] = int(rng.binomial(n, q * role)) if c != "pf" else int(rng.binomial(n, q))
+            lines.append(p)
+        totals = {c: sum(p[c] for p in lines) for c in layout.COLUMNS}
+        if all(v <= 99 for c, v in totals.items() if c != "pts"):
+            break
+    # Jersey numbers are two digits (00, 10-55), so a leading zero can never change a `digits` value.
+    jerseys = [str(int(j)) for j in rng.choice(np.arange(10, 56), size=players, replace=False)]
+    if rng.random() < 0.3:
+        jerseys[int(rng.integers(0, players))] = "00"
+    names = [str(n) for n in rng.choice(ATHLETES, size=min(players, len(ATHLETES)), replace=False)]
+    for i, r in enumerate(layout.rows):
+        if i < players:
+            f[r + ".num"] = jerseys[i]
+            f[r + ".name"] = names[i % len(names)]
+            for c in layout.COLUMNS:
+                f["%s.%s" % (r, c)] = lines[i][c]
+        else:
+            f[r + ".num"] = None
+            f[r + ".name"] = None
+            for c in layout.COLUMNS:
+                f["%s.%s" % (r, c)] = None
+    for c in layout.COLUMNS:
+        f["team." + c] = totals[c]
+    f["opp.score"] = int(max(0, totals["pts"] + rng.integers(-25, 26)))
+    f["team"] = str(rng.choice(OPPONENTS))
+    f["opponent"] = str(rng.choice([o for o in OPPONENTS if o != f["team"]]))
+    d0 = datetime.date(2024, 1, 1)
+    days = (datetime.date(2026, 12, 31) - d0).days
+    f["date"] = (d0 + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
+    home = bool(rng.random() < 0.5)
+    f["venue.home"], f["venue.away"] = home, not home
+    return f
+
+
+def invent_values(rng, template):
+    """A goalie game for a template with a `gameLog`; a box score for a box-score template."""
+    if not template.get("gameLog") and BoxLayout.fits(template):
+        return invent_box_score(rng, BoxLayout(template))
+    return invent_game(rng, GameLayout(template))
+
+
 def conform_to_template(values, template):
     """Every template field id gets a value; ids unknown to the game logic get null/false."""
     out = {}
@@ -1090,7 +1168,7 @@ class HandFiller:
 
 def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
-    values = conform_to_template(invent_game(rng, GameLayout(template)), template)
+    values = conform_to_template(invent_values(rng, template), template)
     days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
     values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
 
@@ -1172,7 +1250,7 @@ def make_sheet(index, args, template, blank, sx, sy):
     if args.fill == "hand":
         values, page, gen, extra = hand_sheet(rng, index, args, template, blank, sx, sy, profile)
         return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
-    values = conform_to_template(invent_game(rng, GameLayout(template)), template)
+    values = conform_to_template(invent_values(rng, template), template)
 
     font_name = str(rng.choice(FONTS))
     font_path = os.path.join(args.font_dir, font_name + ".ttf")

@@ -129,6 +129,9 @@ extension SheetTemplate {
             if context.codingPath.last?.stringValue == "kind" {
                 return "\(path(context.codingPath)): not one of \(FieldKind.allCases.map(\.rawValue).joined(separator: ", "))"
             }
+            if context.codingPath.last?.stringValue == "severity" {
+                return "\(path(context.codingPath)): not one of \(RuleSeverity.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
             if context.codingPath.isEmpty { return "not valid JSON" }
             return "\(path(context.codingPath)): \(context.debugDescription)"
         @unknown default:

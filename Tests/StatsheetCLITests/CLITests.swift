@@ -58,13 +58,13 @@ import Testing
     @Test func templateListAndShow() throws {
         let list = try Self.run(["template", "list"])
         #expect(list.status == 0)
-        for id in ["lacrosse-goalie", "hockey-goalie", "soccer-keeper"] { #expect(list.stdout.contains("\(id)  v1")) }
+        for id in ["lacrosse-goalie", "hockey-goalie", "soccer-keeper", "basketball-box"] { #expect(list.stdout.contains("\(id)  v1")) }
         let show = try Self.run(["template", "show", "lacrosse-goalie"])
         #expect(show.stdout.contains("total.clears"))
         #expect(show.stdout.contains("combs 2"))
         let unknown = try Self.run(["template", "show", "cricket"])
         #expect(unknown.status == 64)
-        #expect(unknown.stderr.contains("unknown template 'cricket'; known: hockey-goalie, lacrosse-goalie, soccer-keeper"))
+        #expect(unknown.stderr.contains("unknown template 'cricket'; known: basketball-box, hockey-goalie, lacrosse-goalie, soccer-keeper"))
     }
 
     @Test func renderWritesPNGAndPDF() throws {

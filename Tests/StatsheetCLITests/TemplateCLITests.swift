@@ -15,6 +15,18 @@ import Testing
         for file in files { #expect(check.stdout.contains("\(file): ok — "), "\(check.stdout)") }
     }
 
+    /// A template without a `gameLog` (the basketball box score) is scanned and stored with its readings,
+    /// and makes no game log.
+    @Test func aSheetWithoutGameLogIsStoredWithoutOne() throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let sheet = CLITests.root.appendingPathComponent("TestImages/basketball-box/printed/sheet-005.jpg")
+        let db = folder.appendingPathComponent("store.sqlite").path
+        let scan = try CLITests.run(["scan", "--db", db, sheet.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        #expect(scan.stdout.contains("1 new sheet, 0 game logs"), "\(scan.stdout)")
+    }
+
     /// Scanned without `--template`, every clean printed sheet becomes a game log whose periods are the
     /// ones the issue names (hockey periods 1–3 → p1–p3, soccer halves → p1–p2, OT and extra time →
     /// ot), with the sheet's ground truth in them; the columns the sport has no row for stay empty.

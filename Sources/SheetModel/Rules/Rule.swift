@@ -6,10 +6,20 @@ public struct RuleSpec: Sendable, Equatable, Codable {
     public var id: String
     public var check: String
     public var message: String
+    /// `error` when absent. A `warning` is something unusual rather than impossible (a sixth foul): it is
+    /// reported and sends the sheet to review like an error, but the suggestion search never "repairs" it.
+    public var severity: RuleSeverity?
 
-    public init(id: String, check: String, message: String) {
-        self.id = id; self.check = check; self.message = message
+    public init(id: String, check: String, message: String, severity: RuleSeverity? = nil) {
+        self.id = id; self.check = check; self.message = message; self.severity = severity
     }
+
+    public var effectiveSeverity: RuleSeverity { severity ?? .error }
+}
+
+/// How bad a failing rule is: `error` (the sheet contradicts itself) or `warning` (unusual, worth a look).
+public enum RuleSeverity: String, Sendable, Equatable, Codable, CaseIterable {
+    case error, warning
 }
 
 /// A value while a rule is evaluated.

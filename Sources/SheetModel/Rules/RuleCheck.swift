@@ -8,6 +8,20 @@ public struct RuleFailure: Sendable, Equatable, Codable {
     public let detail: String
     /// The fields the rule reads.
     public let fields: [String]
+    /// The rule's severity in the template.
+    public let severity: RuleSeverity
+
+    public init(rule: String, message: String, detail: String, fields: [String], severity: RuleSeverity = .error) {
+        self.rule = rule; self.message = message; self.detail = detail; self.fields = fields; self.severity = severity
+    }
+
+    /// Failures stored before rules had a severity decode as errors.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(rule: try c.decode(String.self, forKey: .rule), message: try c.decode(String.self, forKey: .message),
+                  detail: try c.decode(String.self, forKey: .detail), fields: try c.decode([String].self, forKey: .fields),
+                  severity: try c.decodeIfPresent(RuleSeverity.self, forKey: .severity) ?? .error)
+    }
 }
 
 /// A template's rules, parsed once: a scanner keeps one per template rather than parsing every rule
@@ -37,14 +51,17 @@ public struct RuleCheck {
     public func failures() -> [RuleFailure] {
         parsed.rules.compactMap { spec, expression -> RuleFailure? in
             guard let expression else {
-                return RuleFailure(rule: spec.id, message: spec.message, detail: "the rule cannot be parsed", fields: [])
+                return RuleFailure(rule: spec.id, message: spec.message, detail: "the rule cannot be parsed", fields: [],
+                                   severity: spec.effectiveSeverity)
             }
             let fields = expandedFields(expression)
             do {
                 if try evaluator.evaluate(expression) == .boolean(true) { return nil }
-                return RuleFailure(rule: spec.id, message: spec.message, detail: detail(expression), fields: fields)
+                return RuleFailure(rule: spec.id, message: spec.message, detail: detail(expression), fields: fields,
+                                   severity: spec.effectiveSeverity)
             } catch {
-                return RuleFailure(rule: spec.id, message: spec.message, detail: "\(error)", fields: fields)
+                return RuleFailure(rule: spec.id, message: spec.message, detail: "\(error)", fields: fields,
+                                   severity: spec.effectiveSeverity)
             }
         }
     }

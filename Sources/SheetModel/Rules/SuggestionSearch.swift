@@ -82,7 +82,9 @@ public struct SuggestionSearch {
         self.template = template
         self.today = today
         self.kinds = RuleEvaluator.kinds(of: template.fields)
-        self.rules = (rules ?? ParsedRules(template)).rules.compactMap(\.expression).enumerated()
+        // Warnings (a sixth foul) describe unusual play, not a misread: the search mends errors only.
+        self.rules = (rules ?? ParsedRules(template)).rules.filter { $0.spec.effectiveSeverity == .error }
+            .compactMap(\.expression).enumerated()
             .map { CheckedRule(id: $0, expression: $1, fields: Set($1.fieldIDs(in: template.fields))) }
     }
 
@@ -107,7 +109,11 @@ public struct SuggestionSearch {
         let mendable = failing.filter { !$0.fields.isDisjoint(with: changeable) }
         guard !mendable.isEmpty else { return .inconsistent }
 
-        let candidates = [bestCombination(variable, values: values, failing: mendable), bestRepair(repairable, values: values, failing: mendable)]
+        // The combinations are searched over at most 64 fields (bit masks). A box score has a hundred and
+        // more fields with alternatives; only those a failing rule reads can mend it, so past 64 the
+        // search keeps those (a fix needing a change elsewhere as well is then not found).
+        let searched = variable.count > 64 ? variable.filter { failingFields.contains($0.id) } : variable
+        let candidates = [bestCombination(searched, values: values, failing: mendable), bestRepair(repairable, values: values, failing: mendable)]
         guard let best = candidates.compactMap({ $0 }).max(by: { $0.relativeToRead < $1.relativeToRead }),
               best.relativeToRead >= plausibility else { return .inconsistent }
         return .suggestion(best)

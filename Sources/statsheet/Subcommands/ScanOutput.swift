@@ -76,7 +76,7 @@ struct ScanOutput {
             }.joined(separator: ", "))
         }
         for failure in result.ruleFailures {
-            lines.append("  rule \(failure.rule): \(failure.message) (\(failure.detail))")
+            lines.append("  rule \(failure.rule)\(failure.severity == .warning ? " (warning)" : ""): \(failure.message) (\(failure.detail))")
         }
         for s in result.suggestions {
             let changes = s.changes.map {
