@@ -38,10 +38,14 @@ public final class SheetFieldReader: FieldRecognizer {
     }
 
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
-        var readings = try printed.read(fields)
         let numeric = fields.indices.filter { fields[$0].field.kind.isWrittenInDigits }
-        var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
+        let others = fields.indices.filter { !fields[$0].field.kind.isWrittenInDigits }
         let numericFields = numeric.map { fields[$0] }
+        // The numbers first: how Tesseract fares on them decides which reader the text and boxes get, so
+        // those are read once, by the reader the sheet needs.
+        var readings = [FieldReading](repeating: FieldReading(value: .empty, text: "", confidence: 0), count: fields.count)
+        for (i, reading) in zip(numeric, try printed.read(numericFields)) { readings[i] = reading }
+        var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
         var hand = try handwritten.read(numericFields, quick: decided != .hand)
         // Faint pencil can be invisible to the printed reader's threshold, so a sheet it saw as nearly
         // empty looked printed: when the network finds numbers in several fields Tesseract saw empty,
@@ -54,10 +58,8 @@ public final class SheetFieldReader: FieldRecognizer {
             }
         }
         lastWriting = decided
-        if decided == .hand {
-            let others = fields.indices.filter { !fields[$0].field.kind.isWrittenInDigits }
-            for (i, reading) in zip(others, try pencilAware.read(others.map { fields[$0] })) { readings[i] = reading }
-        }
+        let textReader = decided == .hand ? pencilAware : printed
+        for (i, reading) in zip(others, try textReader.read(others.map { fields[$0] })) { readings[i] = reading }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
