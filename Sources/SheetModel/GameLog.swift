@@ -25,12 +25,19 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
     public var periods: [String: String]
     /// Stored stat name → the column suffix of its fields (`goals` in `q1.goals`).
     public var stats: [String: String]
+    /// Stored stat name → a field holding a whole-game number that has no period row (a box score's
+    /// opponent score); stored as period `total`.
+    public var totals: [String: String]?
+    /// A box score's player rows, each stored as one player line of this game.
+    public var players: PlayerLinesSpec?
 
     public init(role: String, athlete: String, date: String, opponent: String? = nil,
                 context: [String: String]? = nil, conference: [String: String]? = nil,
-                periods: [String: String], stats: [String: String]) {
+                periods: [String: String], stats: [String: String], totals: [String: String]? = nil,
+                players: PlayerLinesSpec? = nil) {
         self.role = role; self.athlete = athlete; self.date = date; self.opponent = opponent
         self.context = context; self.conference = conference; self.periods = periods; self.stats = stats
+        self.totals = totals; self.players = players
     }
 
     /// Period keys the store's views know, in display order.
@@ -80,6 +87,28 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
                 expect("periods.\(period) × stats.\(stat)", id, [.count])
             }
         }
+        for (stat, id) in (totals ?? [:]).sorted(by: { $0.key < $1.key }) {
+            if !isName(stat) { problems.append("gameLog.totals: '\(stat)' must be lowercase letters, digits and '_'") }
+            if stats.keys.contains(stat) && periods["total"] != nil {
+                problems.append("gameLog.totals: '\(stat)' is already the total row's \(stat)")
+            }
+            expect("totals.\(stat)", id, [.count])
+        }
+        if let players {
+            if players.rows.isEmpty { problems.append("gameLog.players.rows: at least one row") }
+            if players.stats.isEmpty { problems.append("gameLog.players.stats: at least one stat") }
+            if Set(players.rows).count != players.rows.count { problems.append("gameLog.players.rows: a row is listed twice") }
+            for stat in players.stats.keys.sorted() where !isName(stat) {
+                problems.append("gameLog.players.stats: '\(stat)' must be lowercase letters, digits and '_'")
+            }
+            for row in players.rows {
+                expect("players.number (\(row))", players.number.map { "\(row).\($0)" }, [.digits, .count, .text])
+                expect("players.name (\(row))", players.name.map { "\(row).\($0)" }, [.text])
+                for (stat, column) in players.stats.sorted(by: { $0.key < $1.key }) {
+                    expect("players.stats.\(stat) (\(row))", "\(row).\(column)", [.count])
+                }
+            }
+        }
         return problems
     }
 
@@ -107,8 +136,82 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
                 draft.stats.append(PeriodStat(period: period, stat: stat, value: value))
             }
         }
+        for (stat, id) in (totals ?? [:]).sorted(by: { $0.key < $1.key }) {
+            var value: Int?
+            if case .integer(let i)? = values[id] { value = i }
+            draft.stats.append(PeriodStat(period: "total", stat: stat, value: value))
+        }
+        draft.players = players?.lines(from: values) ?? []
         return draft
     }
+}
+
+/// The `players` part of a box score's `gameLog`: which rows are players and which of their columns
+/// are stored. A row's fields are `<row>.<column>` (`p03.fg2m`).
+///
+/// ```json
+/// "players": {"rows": ["p01", "p02"], "number": "num", "name": "name",
+///             "stats": {"fg2m": "fg2m", "fg2a": "fg2a", "pts": "pts", "pf": "pf"}}
+/// ```
+public struct PlayerLinesSpec: Sendable, Equatable, Codable {
+    /// Row prefixes in sheet order; a line's number is its row's position, from 1.
+    public var rows: [String]
+    /// Column suffix of the jersey number, and of the player's name.
+    public var number: String?
+    public var name: String?
+    /// Stored stat name → column suffix. The `box_score_lines` view reads the basketball names
+    /// (`docs/store-schema.md`); other names are stored and copied, not shown by that view.
+    public var stats: [String: String]
+
+    public init(rows: [String], number: String? = nil, name: String? = nil, stats: [String: String]) {
+        self.rows = rows; self.number = number; self.name = name; self.stats = stats
+    }
+
+    /// One line per row someone wrote in; a row left blank (a short bench) is no line.
+    public func lines(from values: [String: FieldValue]) -> [PlayerLine] {
+        func text(_ id: String?) -> String? {
+            guard let id, let value = values[id] else { return nil }
+            let text: String? = switch value {
+            case .string(let s): s.trimmingCharacters(in: .whitespaces)
+            case .integer(let i): String(i)
+            default: nil
+            }
+            return text?.isEmpty == false ? text : nil
+        }
+        return rows.enumerated().compactMap { index, row in
+            let stats = self.stats.keys.sorted().map { stat in
+                var value: Int?
+                if case .integer(let i)? = values["\(row).\(self.stats[stat]!)"] { value = i }
+                return PlayerStat(stat: stat, value: value)
+            }
+            let line = PlayerLine(line: index + 1, number: text(number.map { "\(row).\($0)" }),
+                                  player: text(name.map { "\(row).\($0)" }), stats: stats)
+            return line.number == nil && line.player == nil && stats.allSatisfy({ $0.value == nil }) ? nil : line
+        }
+    }
+}
+
+/// One player's numbers in one game, from one row of a box score.
+public struct PlayerLine: Sendable, Equatable, Codable {
+    /// The row on the sheet, from 1.
+    public var line: Int
+    /// As written: a jersey number keeps its leading zero ("00").
+    public var number: String?
+    public var player: String?
+    public var stats: [PlayerStat]
+
+    public init(line: Int, number: String? = nil, player: String? = nil, stats: [PlayerStat] = []) {
+        self.line = line; self.number = number; self.player = player; self.stats = stats
+    }
+
+    public func value(_ stat: String) -> Int? { stats.first { $0.stat == stat }?.value ?? nil }
+}
+
+/// One number of a player line: `pts` 14. An empty box is nil.
+public struct PlayerStat: Sendable, Equatable, Codable {
+    public var stat: String
+    public var value: Int?
+    public init(stat: String, value: Int?) { self.stat = stat; self.value = value }
 }
 
 /// Game-log metadata given on the command line, used only where the sheet has none.
@@ -143,12 +246,16 @@ public struct GameLogDraft: Sendable, Equatable {
     public var context: String?
     public var conference: String?
     public var stats: [PeriodStat] = []
+    /// A box score's player lines; empty for a goalie's sheet.
+    public var players: [PlayerLine] = []
     /// Metadata columns that came from command-line flags rather than the sheet.
     public var givenByFlags: [String] = []
 
     public init(role: String, athlete: String? = nil, date: String? = nil, opponent: String? = nil,
-                context: String? = nil, conference: String? = nil, stats: [PeriodStat] = [], givenByFlags: [String] = []) {
+                context: String? = nil, conference: String? = nil, stats: [PeriodStat] = [], players: [PlayerLine] = [],
+                givenByFlags: [String] = []) {
         self.role = role; self.athlete = athlete; self.date = date; self.opponent = opponent
-        self.context = context; self.conference = conference; self.stats = stats; self.givenByFlags = givenByFlags
+        self.context = context; self.conference = conference; self.stats = stats; self.players = players
+        self.givenByFlags = givenByFlags
     }
 }
