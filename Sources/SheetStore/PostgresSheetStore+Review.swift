@@ -43,8 +43,8 @@ extension PostgresSheetStore {
                 try await session.execute(StoreSQL.approveSheetGameLog, StoreSQL.approveSheetGameLogArguments(
                     approval.gameLog, reviewer: approval.reviewer, at: approval.at, gameLogID: logID))
                 if let draft = approval.gameLog {
-                    try await session.execute(StoreSQL.deleteStats, [.int(logID)])
-                    for stat in draft.stats { try await session.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: logID, stat)) }
+                    for sql in StoreSQL.deleteGameLogNumbers { try await session.execute(sql, [.int(logID)]) }
+                    for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: logID, draft) { try await session.execute(sql, arguments) }
                 }
             }
             try await session.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(

@@ -188,7 +188,7 @@ public final class PostgresSheetStore: SheetStore {
 
     static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in session: PostgresSession) async throws -> Int64 {
         let id = try required(try await session.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
-        for stat in log.content.stats { try await session.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
+        for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: id, log.content) { try await session.execute(sql, arguments) }
         return id
     }
 
@@ -221,6 +221,11 @@ public final class PostgresSheetStore: SheetStore {
     public func goalieGameLogs(_ filter: GameLogFilter) async throws -> [GoalieGameLog] {
         let query = StoreSQL.goalieGameLogs(filter)
         return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.goalieGameLog) }
+    }
+
+    public func boxScoreLines(_ filter: GameLogFilter) async throws -> [BoxScoreLine] {
+        let query = StoreSQL.boxScoreLines(filter)
+        return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.boxScoreLine) }
     }
 
     public func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary] {
@@ -265,7 +270,11 @@ public final class PostgresSheetStore: SheetStore {
                 corrections: try await session.rows(StoreSQL.corrections, [.int(id)]),
                 decisions: try await session.rows(StoreSQL.decisions, [.int(id)]), cellImages: try await session.rows(StoreSQL.cellImages, [.int(id)]),
                 gameLog: log,
-                stats: try await logID.asyncMap { try await session.rows(StoreSQL.statsOfGameLog, [.int($0)]) } ?? [],
+                numbers: try await logID.asyncMap { id in
+                    var rows: [[SQLRow]] = []
+                    for query in StoreSQL.gameLogNumberQueries { rows.append(try await session.rows(query, [.int(id)])) }
+                    return rows
+                } ?? [],
                 duplicateOfSheet: try await log?.int64("duplicate_of").asyncMap {
                     try await session.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256")
                 } ?? nil)

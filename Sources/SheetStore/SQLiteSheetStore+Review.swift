@@ -42,8 +42,8 @@ extension SQLiteSheetStore {
                 try db.execute(StoreSQL.approveSheetGameLog, StoreSQL.approveSheetGameLogArguments(approval.gameLog, reviewer: approval.reviewer,
                                                                                                    at: approval.at, gameLogID: logID))
                 if let draft = approval.gameLog {
-                    try db.execute(StoreSQL.deleteStats, [.int(logID)])
-                    for stat in draft.stats { try db.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: logID, stat)) }
+                    for sql in StoreSQL.deleteGameLogNumbers { try db.execute(sql, [.int(logID)]) }
+                    for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: logID, draft) { try db.execute(sql, arguments) }
                 }
             }
             try db.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(.approved, sheetID: approval.sheetID, reviewer: approval.reviewer,

@@ -140,7 +140,7 @@ public final class SQLiteSheetStore: SheetStore {
 
     private static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in db: Database) throws -> Int64 {
         let id = try required(try db.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
-        for stat in log.content.stats { try db.execute(StoreSQL.insertStat, StoreSQL.statArguments(gameLogID: id, stat)) }
+        for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: id, log.content) { try db.execute(sql, arguments) }
         return id
     }
 
@@ -173,6 +173,11 @@ public final class SQLiteSheetStore: SheetStore {
     public func goalieGameLogs(_ filter: GameLogFilter) async throws -> [GoalieGameLog] {
         let query = StoreSQL.goalieGameLogs(filter)
         return try await read { db in try db.rows(query.sql, query.arguments).map(StoreRows.goalieGameLog) }
+    }
+
+    public func boxScoreLines(_ filter: GameLogFilter) async throws -> [BoxScoreLine] {
+        let query = StoreSQL.boxScoreLines(filter)
+        return try await read { db in try db.rows(query.sql, query.arguments).map(StoreRows.boxScoreLine) }
     }
 
     public func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary] {
@@ -212,7 +217,8 @@ public final class SQLiteSheetStore: SheetStore {
             let log = try db.rows(StoreSQL.gameLogs(sheetID: id).sql, [.int(id)]).first
             return StoreRows.storedSheet(
                 row, readings: try db.rows(StoreSQL.readings, [.int(id)]), corrections: try db.rows(StoreSQL.corrections, [.int(id)]),
-                decisions: try db.rows(StoreSQL.decisions, [.int(id)]), cellImages: try db.rows(StoreSQL.cellImages, [.int(id)]), gameLog: log, stats: try log?.int64("id").map { try db.rows(StoreSQL.statsOfGameLog, [.int($0)]) } ?? [],
+                decisions: try db.rows(StoreSQL.decisions, [.int(id)]), cellImages: try db.rows(StoreSQL.cellImages, [.int(id)]), gameLog: log,
+                numbers: try log?.int64("id").map { id in try StoreSQL.gameLogNumberQueries.map { try db.rows($0, [.int(id)]) } } ?? [],
                 duplicateOfSheet: try log?.int64("duplicate_of").map { try db.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256") } ?? nil)
         }
     }

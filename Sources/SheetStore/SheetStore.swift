@@ -30,6 +30,8 @@ public protocol SheetStore: Sendable {
 
     /// Approved game logs of role `goalie`, as the `goalie_game_logs` view gives them.
     func goalieGameLogs(_ filter: GameLogFilter) async throws -> [GoalieGameLog]
+    /// One row per player of every approved box score (`box_score_lines`); `filter.athlete` is the team.
+    func boxScoreLines(_ filter: GameLogFilter) async throws -> [BoxScoreLine]
     /// Every game log, approved or not, with why it waits.
     func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary]
     /// Marks a game log approved (the review screen, issue 6).
@@ -272,6 +274,26 @@ public struct GoalieGameLog: Sendable, Equatable {
 
     /// The view's period column prefixes, in order.
     public static let periodColumns = ["p1", "p2", "p3", "p4", "ot"]
+}
+
+/// One row of the `box_score_lines` view: a player's numbers in one approved game. Field goals
+/// count 2PT and 3PT together; percentages are 0–100, nil without an attempt.
+public struct BoxScoreLine: Sendable, Equatable {
+    public var gameLogID: Int64
+    public var date: String?
+    public var team: String?
+    public var opponent: String?
+    public var sheetPath: String
+    /// The player's row on the sheet, from 1.
+    public var line: Int
+    public var number: String?
+    public var player: String?
+    public var points: Int?
+    public var fieldGoalsMade: Int?, fieldGoalsAttempted: Int?, fieldGoalPercent: Double?
+    public var threesMade: Int?, threesAttempted: Int?, threePercent: Double?
+    public var freeThrowsMade: Int?, freeThrowsAttempted: Int?, freeThrowPercent: Double?
+    public var twosMade: Int?, twosAttempted: Int?
+    public var rebounds: Int?, assists: Int?, steals: Int?, blocks: Int?, turnovers: Int?, fouls: Int?
 }
 
 /// A game log, approved or waiting.

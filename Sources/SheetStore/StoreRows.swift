@@ -43,6 +43,26 @@ enum StoreRows {
             totals: stats(""), periods: Dictionary(uniqueKeysWithValues: GoalieGameLog.periodColumns.map { ($0, stats($0 + "_")) }))
     }
 
+    static func playerLines(_ lines: [SQLRow], stats: [SQLRow]) -> [PlayerLine] {
+        let byLine = Dictionary(grouping: stats) { $0.int("line") ?? 0 }
+        return lines.map { l in
+            let line = l.int("line") ?? 0
+            return PlayerLine(line: line, number: l.string("number"), player: l.string("player"),
+                              stats: (byLine[line] ?? []).map { PlayerStat(stat: $0.text("stat"), value: $0.int("value")) })
+        }
+    }
+
+    static func boxScoreLine(_ row: SQLRow) -> BoxScoreLine {
+        BoxScoreLine(
+            gameLogID: row.int64("game_log_id") ?? 0, date: row.string("game_date"), team: row.string("team"), opponent: row.string("opponent"),
+            sheetPath: row.text("sheet_path"), line: row.int("line") ?? 0, number: row.string("number"), player: row.string("player"),
+            points: row.int("pts"), fieldGoalsMade: row.int("fgm"), fieldGoalsAttempted: row.int("fga"), fieldGoalPercent: row.double("fg_pct"),
+            threesMade: row.int("fg3m"), threesAttempted: row.int("fg3a"), threePercent: row.double("fg3_pct"),
+            freeThrowsMade: row.int("ftm"), freeThrowsAttempted: row.int("fta"), freeThrowPercent: row.double("ft_pct"),
+            twosMade: row.int("fg2m"), twosAttempted: row.int("fg2a"), rebounds: row.int("reb"), assists: row.int("ast"),
+            steals: row.int("stl"), blocks: row.int("blk"), turnovers: row.int("tov"), fouls: row.int("pf"))
+    }
+
     static func gameLogSummary(_ row: SQLRow) -> GameLogSummary {
         GameLogSummary(id: row.int64("id") ?? 0, sheetID: row.int64("sheet_id") ?? 0, role: row.text("role"), athlete: row.string("athlete"),
                        date: row.string("game_date"), opponent: row.string("opponent"), context: row.string("context"),
@@ -81,10 +101,12 @@ enum StoreRows {
                            gameLog: gameLog.map(gameLogSummary), decision: decision.map(self.decision))
     }
 
-    /// A whole sheet from its row and the rows that belong to it; `duplicateOfSheet` is looked up by the caller.
+    /// A whole sheet from its row and the rows that belong to it; `numbers` are the rows of
+    /// `StoreSQL.gameLogNumberQueries`, and `duplicateOfSheet` is looked up by the caller.
     static func storedSheet(_ row: SQLRow, readings: [SQLRow], corrections: [SQLRow], decisions: [SQLRow], cellImages: [SQLRow],
-                            gameLog: SQLRow?, stats: [SQLRow], duplicateOfSheet: String?) -> StoredSheet {
-        StoredSheet(
+                            gameLog: SQLRow?, numbers: [[SQLRow]], duplicateOfSheet: String?) -> StoredSheet {
+        let stats = numbers.first ?? [], lines = numbers.dropFirst().first ?? [], playerStats = numbers.dropFirst(2).first ?? []
+        return StoredSheet(
             sha256: row.text("sha256"), path: row.text("path"), templateID: row.text("template_id"),
             templateVersion: row.int("template_version") ?? 0, status: SheetStatus(rawValue: row.text("status")) ?? .needsReview,
             alignmentQuality: row.double("alignment_quality"), quarterTurns: row.int("quarter_turns"),
@@ -98,7 +120,7 @@ enum StoreRows {
                     content: GameLogDraft(role: g.text("role"), athlete: g.string("athlete"), date: g.string("game_date"),
                                           opponent: g.string("opponent"), context: g.string("context"), conference: g.string("conference"),
                                           stats: stats.map { PeriodStat(period: $0.text("period"), stat: $0.text("stat"), value: $0.int("value")) },
-                                          givenByFlags: flags(g)),
+                                          players: playerLines(lines, stats: playerStats), givenByFlags: flags(g)),
                     source: g.text("source"), duplicateOfSheet: duplicateOfSheet, pendingReason: g.string("pending_reason"),
                     approvedAt: g.string("approved_at").map(Timestamp.date), approvedBy: g.string("approved_by"),
                     createdAt: Timestamp.date(g.text("created_at")))

@@ -71,11 +71,8 @@ enum StoreSQL {
 
     static let gameLogOfSheet = "SELECT id, approved_by FROM game_logs WHERE sheet_id = ?"
     /// Deleting a game log: others that named it as their duplicate stop doing so first.
-    static let deleteGameLog = [
-        "UPDATE game_logs SET duplicate_of = NULL WHERE duplicate_of = ?",
-        "DELETE FROM game_log_stats WHERE game_log_id = ?",
-        "DELETE FROM game_logs WHERE id = ?",
-    ]
+    static let deleteGameLog = ["UPDATE game_logs SET duplicate_of = NULL WHERE duplicate_of = ?"] + deleteGameLogNumbers
+        + ["DELETE FROM game_logs WHERE id = ?"]
 
     /// The duplicate-game guard: the same athlete, date and opponent already logged, in the same
     /// context (a High School and a Club game may share a date) or where either context is unknown.
@@ -131,9 +128,25 @@ enum StoreSQL {
     }
 
     static let insertStat = "INSERT INTO game_log_stats (game_log_id, period, stat, value) VALUES (?, ?, ?, ?)"
-    static func statArguments(gameLogID: Int64, _ stat: PeriodStat) -> [SQLValue] {
-        [.int(gameLogID), .text(stat.period), .text(stat.stat), SQLValue(stat.value)]
+    static let insertPlayerLine = "INSERT INTO player_lines (game_log_id, line, number, player) VALUES (?, ?, ?, ?)"
+    static let insertPlayerStat = "INSERT INTO player_line_stats (game_log_id, line, stat, value) VALUES (?, ?, ?, ?)"
+
+    /// The statements that store a game log's numbers: its period stats and, for a box score, each
+    /// player line with its stats.
+    static func gameLogNumbers(gameLogID: Int64, _ draft: GameLogDraft) -> [(String, [SQLValue])] {
+        draft.stats.map { (insertStat, [.int(gameLogID), .text($0.period), .text($0.stat), SQLValue($0.value)]) }
+        + draft.players.flatMap { line in
+            [(insertPlayerLine, [.int(gameLogID), .int(line.line), SQLValue(line.number), SQLValue(line.player)])]
+            + line.stats.map { (insertPlayerStat, [.int(gameLogID), .int(line.line), .text($0.stat), SQLValue($0.value)]) }
+        }
     }
+
+    /// Removes what `gameLogNumbers` stored (an approval stores the corrected numbers in their place).
+    static let deleteGameLogNumbers = [
+        "DELETE FROM game_log_stats WHERE game_log_id = ?",
+        "DELETE FROM player_line_stats WHERE game_log_id = ?",
+        "DELETE FROM player_lines WHERE game_log_id = ?",
+    ]
 
     static let recordFailure = """
         INSERT INTO scan_failures (path, sha256, error, attempts, first_failed_at, last_failed_at) VALUES (?, ?, ?, 1, ?, ?)
@@ -165,12 +178,18 @@ enum StoreSQL {
     static let readings = "SELECT * FROM field_readings WHERE sheet_id = ? ORDER BY position"
     static let reading = "SELECT * FROM field_readings WHERE sheet_id = ? AND field = ?"
 
-    static func goalieGameLogs(_ filter: GameLogFilter) -> (sql: String, arguments: [SQLValue]) {
+    /// A filter's conditions on a view with `game_date` and the athlete (or team) in column `name`.
+    static func dateAndNameConditions(_ filter: GameLogFilter, name: String) -> (conditions: [String], arguments: [SQLValue]) {
         var conditions: [String] = []
         var arguments: [SQLValue] = []
-        if let athlete = filter.athlete { conditions.append("LOWER(athlete) = LOWER(?)"); arguments.append(.text(athlete)) }
+        if let athlete = filter.athlete { conditions.append("LOWER(\(name)) = LOWER(?)"); arguments.append(.text(athlete)) }
         if let from = filter.from { conditions.append("game_date >= ?"); arguments.append(.text(from)) }
         if let to = filter.to { conditions.append("game_date <= ?"); arguments.append(.text(to)) }
+        return (conditions, arguments)
+    }
+
+    static func goalieGameLogs(_ filter: GameLogFilter) -> (sql: String, arguments: [SQLValue]) {
+        let (conditions, arguments) = dateAndNameConditions(filter, name: "athlete")
         let sql = "SELECT * FROM goalie_game_logs" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
             + " ORDER BY game_date, athlete, game_log_id"
         return (sql, arguments)
@@ -185,6 +204,17 @@ enum StoreSQL {
     static let duplicateSheetHash = "SELECT s.sha256 FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE g.id = ?"
     static let gameLogOfSheetHash = "SELECT g.id FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE s.sha256 = ?"
     static let statsOfGameLog = "SELECT period, stat, value FROM game_log_stats WHERE game_log_id = ? ORDER BY period, stat"
+    static let playerLinesOfGameLog = "SELECT line, number, player FROM player_lines WHERE game_log_id = ? ORDER BY line"
+    static let playerStatsOfGameLog = "SELECT line, stat, value FROM player_line_stats WHERE game_log_id = ? ORDER BY line, stat"
+    /// What a copy reads of a game log's numbers, in the order `StoreRows.storedSheet` takes them.
+    static let gameLogNumberQueries = [statsOfGameLog, playerLinesOfGameLog, playerStatsOfGameLog]
+
+    static func boxScoreLines(_ filter: GameLogFilter) -> (sql: String, arguments: [SQLValue]) {
+        let (conditions, arguments) = dateAndNameConditions(filter, name: "team")
+        let sql = "SELECT * FROM box_score_lines" + (conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND "))
+            + " ORDER BY game_date, team, game_log_id, line"
+        return (sql, arguments)
+    }
 
     static let approveGameLog = "UPDATE game_logs SET approved_at = ?, approved_by = ?, pending_reason = NULL WHERE id = ?"
 
@@ -250,7 +280,6 @@ enum StoreSQL {
         [SQLValue(draft?.athlete), SQLValue(draft?.date), SQLValue(draft?.opponent), SQLValue(draft?.context), SQLValue(draft?.conference),
          .text(Timestamp.string(at)), .text(reviewer), .int(gameLogID)]
     }
-    static let deleteStats = "DELETE FROM game_log_stats WHERE game_log_id = ?"
     static let gameLogIDOfSheet = "SELECT id FROM game_logs WHERE sheet_id = ?"
 
     static let rejectGameLog = "UPDATE game_logs SET pending_reason = ? WHERE sheet_id = ? AND approved_at IS NULL"

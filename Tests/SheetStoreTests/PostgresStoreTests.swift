@@ -91,7 +91,7 @@ struct PostgresStoreTests {
     }
 
     /// A copy is the same sheet: readings, cell images, corrections with their undo marks, review
-    /// decisions, the revision, approvals and the duplicate link by content hash.
+    /// decisions, the revision, approvals, the duplicate link by content hash and a box score's player lines.
     @Test func aCopiedSheetIsTheSameSheet() async throws {
         try await TemporaryDatabase.with { source in
             try await TemporaryStore.with { target in
@@ -106,7 +106,8 @@ struct PostgresStoreTests {
                 }
                 _ = try await source.undoLastCorrection(UndoRequest(sheetID: second, expectedRevision: nil, reviewer: "ann", at: at))
                 try await source.rejectSheet(SheetRejection(sheetID: second, expectedRevision: nil, reviewer: "ann", at: at, reason: "blurred"))
-                for id in [first, second] {
+                let box = StoreConformance.sheetID(try await source.record(StoreConformance.boxScore(hash: "c"), policy: ApprovalPolicy(), replace: false))
+                for id in [first, second, box] {
                     let whole = try await source.storedSheet(id: id)
                     #expect(try await target.insert(whole))
                     #expect(try await !target.insert(whole), "the second insert of the same hash changes nothing")
@@ -118,7 +119,10 @@ struct PostgresStoreTests {
                 #expect(copied.decisions.map(\.kind) == [.rejected])
                 #expect(copied.cellImages.count == 2)
                 #expect(copied.revision == 4)
-                let logs = try await target.gameLogs(sheetID: nil)
+                #expect(try await target.boxScoreLines(GameLogFilter()) == (try await source.boxScoreLines(GameLogFilter())).map {
+                    var line = $0; line.gameLogID = 3; return line
+                }, "the box score's player lines came along")
+                let logs = try await target.gameLogs(sheetID: nil).filter { $0.role == "goalie" }
                 #expect(logs.count == 2)
                 #expect(logs.last?.duplicateOf == logs.first?.id, "the duplicate link points at the copy of the first game log")
             }

@@ -33,6 +33,8 @@ enum StoreConformance {
         Case(name: "review: a stale revision is a conflict, and neither change is lost", run: revisionConflict),
         Case(name: "review: a correction must fit the field's kind", run: correctionKind),
         Case(name: "review: cell images are stored with the sheet and replaced on re-read", run: cellImages),
+        Case(name: "box scores: one line per player in box_score_lines, with FG%, 3P% and FT%", run: boxScoreLines),
+        Case(name: "box scores: approval stores the corrected player lines; a stored sheet carries them", run: boxScoreApproval),
     ]
 
     // MARK: Fixtures
@@ -77,6 +79,43 @@ enum StoreConformance {
         return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file,
                         scannedAt: Date(timeIntervalSince1970: 1_790_000_000), result: result, fields: template.fields,
                         gameLog: template.gameLog!.draft(from: values, defaults: defaults))
+    }
+
+    static let basketball: SheetTemplate = {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Templates/basketball-box.json")
+        return try! SheetTemplate.decode(try! Data(contentsOf: url))
+    }()
+
+    /// One player's row of a box score: number, name, then 2PM 2PA 3PM 3PA FTM FTA PTS REB AST STL BLK TO PF.
+    typealias BoxRow = (number: String, name: String, numbers: [Int])
+    static let boxColumns = ["fg2m", "fg2a", "fg3m", "fg3a", "ftm", "fta", "pts", "reb", "ast", "stl", "blk", "to", "pf"]
+    static let boxRows: [BoxRow] = [
+        ("23", "Avery Johnson", [4, 9, 2, 5, 3, 4, 17, 6, 2, 1, 0, 3, 2]),
+        ("00", "Cameron Lee", [0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 1]),
+        ("5", "Drew Patel", [3, 4, 0, 3, 1, 2, 7, 3, 5, 2, 1, 1, 5]),
+    ]
+
+    /// A box score of `boxRows` (rows 1, 2 and 4: row 3 left blank), with team totals and the
+    /// opponent's score, every field read at `confidence`.
+    static func boxScore(hash: String, rows: [BoxRow] = boxRows, status: SheetStatus = .clean) -> NewSheet {
+        var values: [String: FieldValue] = ["team": .string("Granite Bay"), "opponent": .string("Summit"), "date": .string("2026-02-14"),
+                                            "opp.score": .integer(19), "venue.home": .boolean(true), "venue.away": .boolean(false)]
+        for (row, line) in zip(["p01", "p02", "p04"], rows) {
+            values["\(row).num"] = .string(line.number)
+            values["\(row).name"] = .string(line.name)
+            for (column, n) in zip(boxColumns, line.numbers) { values["\(row).\(column)"] = .integer(n) }
+        }
+        for (c, column) in boxColumns.enumerated() { values["team.\(column)"] = .integer(rows.map { $0.numbers[c] }.reduce(0, +)) }
+        let fields = basketball.fields.map { spec in
+            (id: spec.id, reading: FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id].map { "\($0)" } ?? "", confidence: 95))
+        }
+        let result = SheetResult(file: "/sheets/box-\(hash).jpg", template: basketball.id, templateVersion: basketball.version, status: status,
+                                 alignment: AlignmentReport(quality: 0.97, quarterTurns: 0, scale: 4.17, markRead: true),
+                                 fields: fields, milliseconds: 900)
+        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file,
+                        scannedAt: Date(timeIntervalSince1970: 1_790_000_000), result: result, fields: basketball.fields,
+                        gameLog: basketball.gameLog!.draft(from: values))
     }
 
     static func sheetID(_ outcome: RecordOutcome) -> Int64 {
@@ -414,5 +453,54 @@ enum StoreConformance {
         #expect(try await store.cellImage(sheetID: id, field: "q2.shots") == nil)
         // A re-read changes what an open review screen shows: it counts as a new revision.
         #expect(try await store.sheetReview(sheetID: id).revision > before)
+    }
+
+    // MARK: Box scores (issue 8)
+
+    static func boxScoreLines(_ store: any SheetStore) async throws {
+        let outcome = try await store.record(boxScore(hash: "e1"), policy: ApprovalPolicy(), replace: false)
+        guard case .approved = gameLog(outcome) else { Issue.record("\(outcome)"); return }
+        _ = try await store.record(boxScore(hash: "e2", status: .needsReview), policy: ApprovalPolicy(), replace: false)
+        let lines = try await store.boxScoreLines(GameLogFilter())
+        #expect(lines.count == 3, "the waiting box score has no lines in the view; the blank row is no line")
+        #expect(lines.map(\.line) == [1, 2, 4])
+        #expect(lines.map(\.number) == ["23", "00", "5"], "a jersey number keeps its leading zero")
+        #expect(lines.map(\.player) == ["Avery Johnson", "Cameron Lee", "Drew Patel"])
+        #expect(lines.allSatisfy { $0.team == "Granite Bay" && $0.opponent == "Summit" && $0.date == "2026-02-14" })
+        let avery = lines[0]
+        #expect(avery.points == 17)
+        #expect(avery.fieldGoalsMade == 6 && avery.fieldGoalsAttempted == 14, "field goals are 2PT and 3PT together")
+        #expect(abs((avery.fieldGoalPercent ?? 0) - 600.0 / 14) < 1e-9)
+        #expect(avery.threesMade == 2 && avery.threesAttempted == 5 && avery.threePercent == 40)
+        #expect(avery.freeThrowsMade == 3 && avery.freeThrowsAttempted == 4 && avery.freeThrowPercent == 75)
+        #expect(avery.twosMade == 4 && avery.twosAttempted == 9)
+        #expect([avery.rebounds, avery.assists, avery.steals, avery.blocks, avery.turnovers, avery.fouls] == [6, 2, 1, 0, 3, 2])
+        let cameron = lines[1]
+        #expect(cameron.fieldGoalsAttempted == 0 && cameron.fieldGoalPercent == nil, "no attempt, no percentage")
+        #expect(cameron.threePercent == nil && cameron.freeThrowPercent == nil)
+        #expect(lines[2].threesMade == 0 && lines[2].threesAttempted == 3 && lines[2].threePercent == 0)
+        #expect(try await store.boxScoreLines(GameLogFilter(athlete: "granite bay")).count == 3, "filtered by team")
+        #expect(try await store.boxScoreLines(GameLogFilter(athlete: "Summit")).isEmpty)
+        #expect(try await store.boxScoreLines(GameLogFilter(from: "2026-02-15")).isEmpty)
+        #expect(try await store.goalieGameLogs(GameLogFilter()).isEmpty, "a team's box score is no goalie's game log")
+    }
+
+    static func boxScoreApproval(_ store: any SheetStore) async throws {
+        var rows = boxRows
+        rows[2].numbers[6] = 1  // Drew Patel's points misread: 7 → 1
+        let id = sheetID(try await store.record(boxScore(hash: "e3", rows: rows, status: .needsReview), policy: ApprovalPolicy(), replace: false))
+        let stored = try await store.storedSheet(id: id)
+        #expect(stored.gameLog?.content.players.count == 3)
+        #expect(stored.gameLog?.content.players.last?.value("pts") == 1)
+        #expect(stored.gameLog?.content.stats.contains(PeriodStat(period: "total", stat: "opponent_points", value: 19)) == true)
+
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "p04.pts", newValue: .integer(7), reviewer: "ann", at: reviewTime))
+        let corrected = try await store.sheetReview(sheetID: id)
+        try await store.approveSheet(SheetApproval(sheetID: id, expectedRevision: corrected.revision, reviewer: "ann", at: reviewTime,
+                                                   gameLog: basketball.gameLog!.draft(from: corrected.values), ruleFailures: []))
+        let lines = try await store.boxScoreLines(GameLogFilter())
+        #expect(lines.map(\.points) == [17, 0, 7])
+        #expect(lines.count == 3, "the approval replaced the lines, it did not add to them")
+        #expect(try await store.storedSheet(id: id).gameLog?.content.players.last?.value("pts") == 7)
     }
 }
