@@ -58,10 +58,11 @@ public enum ReviewScreen {
     }
 
     private static func drawMetadata(_ state: ReviewState, review: SheetReview, into canvas: inout Canvas) {
-        var parts = ["template \(review.sheet.templateID) v\(review.sheet.templateVersion)"]
+        var parts = ["\(review.sheet.templateID) v\(review.sheet.templateVersion)"]
         if let spec = state.template?.gameLog {
             let values = review.values
-            for (label, id) in [("date", spec.date), ("opponent", spec.opponent), ("athlete", spec.athlete)] {
+            // A box score's log is its team's (`role` team), a goalie sheet's its athlete's.
+            for (label, id) in [("date", spec.date), ("opponent", spec.opponent), (spec.players == nil ? "athlete" : "team", spec.athlete)] {
                 guard let id else { continue }
                 parts.append("\(label) \(values[id]?.description ?? "—")")
             }

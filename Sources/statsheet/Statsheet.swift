@@ -11,6 +11,6 @@ struct Statsheet: AsyncParsableCommand {
             clean sheets become game logs in the store ('statsheet games'), the rest wait ('statsheet sheets').
             """,
         version: "0.1.0",
-        subcommands: [Scan.self, Review.self, Games.self, Sheets.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
+        subcommands: [Scan.self, Review.self, Games.self, BoxScores.self, Sheets.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
     )
 }

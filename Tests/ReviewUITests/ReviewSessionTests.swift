@@ -6,11 +6,14 @@ import Testing
 
 /// The review session on real SQLite files: keys in, what is stored and what the screen says out.
 @Suite struct ReviewSessionTests {
-    static let template: SheetTemplate = {
+    static let template = bundledTemplate("lacrosse-goalie")
+
+    /// A template of the repository's `Templates/` folder.
+    static func bundledTemplate(_ id: String) -> SheetTemplate {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
+            .deletingLastPathComponent().appendingPathComponent("Templates/\(id).json")
         return try! SheetTemplate.decode(try! Data(contentsOf: url))
-    }()
+    }
 
     /// A sheet whose q2.saves was read 10 (alternative 16) against 17 shots and 1 goal: two rules fail
     /// and the suggestion is 16.

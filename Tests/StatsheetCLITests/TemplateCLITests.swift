@@ -1,4 +1,6 @@
 import Foundation
+import SheetModel
+import SheetStore
 import Testing
 
 /// The template files as a user meets them through the built binary: `template check` on every file,
@@ -15,16 +17,92 @@ import Testing
         for file in files { #expect(check.stdout.contains("\(file): ok — "), "\(check.stdout)") }
     }
 
-    /// A template without a `gameLog` (the basketball box score) is scanned and stored with its readings,
-    /// and makes no game log.
+    /// A template without a `gameLog` (here the box score's, its section removed, in a folder searched
+    /// before the bundled one) is scanned and stored with its readings, and makes no game log.
     @Test func aSheetWithoutGameLogIsStoredWithoutOne() throws {
         let folder = try CLITests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
+        var template = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: Self.templates.appendingPathComponent("basketball-box.json"))) as? [String: Any])
+        template["gameLog"] = nil
+        let templates = folder.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: templates, withIntermediateDirectories: true)
+        try JSONSerialization.data(withJSONObject: template).write(to: templates.appendingPathComponent("basketball-box.json"))
         let sheet = CLITests.root.appendingPathComponent("TestImages/basketball-box/printed/sheet-005.jpg")
         let db = folder.appendingPathComponent("store.sqlite").path
-        let scan = try CLITests.run(["scan", "--db", db, sheet.path])
+        let scan = try CLITests.run(["scan", "--templates", templates.path, "--db", db, sheet.path])
         #expect(scan.status == 0, "\(scan.stderr)")
         #expect(scan.stdout.contains("1 new sheet, 0 game logs"), "\(scan.stdout)")
+    }
+
+    /// The printed box scores, scanned and reviewed, come out of `box-scores` as their ground truth:
+    /// one CSV row per player written in, in the usual box-score order, field goals 2PT + 3PT,
+    /// percentages with one decimal and empty without an attempt. The review is a person's: only
+    /// the fields flagged are corrected (to the truth), so a wrong number left unflagged fails here.
+    @Test func printedBoxScoresExportTheirGroundTruth() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let samples = CLITests.root.appendingPathComponent("TestImages/basketball-box/printed")
+        let db = folder.appendingPathComponent("store.sqlite").path
+        let scan = try CLITests.run(["scan", "--db", db, samples.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let template = try SheetTemplate.decode(try Data(contentsOf: Self.templates.appendingPathComponent("basketball-box.json")))
+        let store = try SQLiteSheetStore(path: db)
+        var corrected = 0
+        for sheet in try await store.reviewQueue() {
+            let truth = try Self.truth(of: sheet.path)
+            for field in try await store.sheetReview(sheetID: sheet.id).fields where field.stored.reading.flagged {
+                _ = try await store.addCorrection(NewCorrection(sheetID: sheet.id, field: field.field, newValue: truth[field.field] ?? .empty,
+                                                                reviewer: "test", at: Date()))
+                corrected += 1
+            }
+            let review = try await store.sheetReview(sheetID: sheet.id)
+            let failures = RuleCheck(template: template, values: review.values).failures()
+            try await store.approveSheet(SheetApproval(sheetID: sheet.id, expectedRevision: review.revision, reviewer: "test", at: Date(),
+                                                       gameLog: template.gameLog?.draft(from: review.values), ruleFailures: failures,
+                                                       overrideReason: failures.isEmpty ? nil : "as written"))
+        }
+        #expect(corrected < 20, "a printed sheet needs few corrections")
+        let csv = try CLITests.run(["box-scores", "--db", db, "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        var rows = csv.stdout.split(separator: "\n").map(String.init)
+        #expect(rows.removeFirst() == "Date,Opponent,Player,Number,Points,FGM,FGA,FG%,3PM,3PA,3P%,FTM,FTA,FT%,REB,AST,STL,BLK,TO,PF")
+
+        var expected: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where name.hasSuffix(".truth.json") {
+            let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: samples.appendingPathComponent(name))) as? [String: Any])
+            let fields = try #require(truth["fields"] as? [String: Any])
+            for row in (1...12).map({ String(format: "p%02d", $0) }) {
+                guard let number = fields["\(row).num"] as? String else { continue }
+                func n(_ column: String) -> Int { fields["\(row).\(column)"] as? Int ?? -1 }
+                func percent(_ made: Int, _ attempted: Int) -> String {
+                    attempted == 0 ? "" : String(format: "%.1f", 100 * Double(made) / Double(attempted))
+                }
+                let (fgm, fga) = (n("fg2m") + n("fg3m"), n("fg2a") + n("fg3a"))
+                let cells: [Any] = [fields["date"] as? String ?? "", fields["opponent"] as? String ?? "", fields["\(row).name"] as? String ?? "",
+                                    number, n("pts"), fgm, fga, percent(fgm, fga), n("fg3m"), n("fg3a"), percent(n("fg3m"), n("fg3a")),
+                                    n("ftm"), n("fta"), percent(n("ftm"), n("fta")), n("reb"), n("ast"), n("stl"), n("blk"), n("to"), n("pf")]
+                expected.append(cells.map { "\($0)" }.joined(separator: ","))
+            }
+        }
+        #expect(expected.count >= 50, "six sheets of 8–12 players")
+        #expect(rows.sorted() == expected.sorted())
+        #expect(rows.contains { $0.hasPrefix("2024-07-29,Summit Lacrosse,Casey Brooks,47,5,2,3,66.7,1,2,50.0,0,0,,3,2,1,0,0,2") },
+                "sheet-001's first player, worked out by hand")
+    }
+
+    /// A sheet's ground truth (`NAME.truth.json` beside it) as field values.
+    static func truth(of image: String) throws -> [String: FieldValue] {
+        let url = URL(fileURLWithPath: image).deletingPathExtension().appendingPathExtension("truth.json")
+        let truth = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+        let fields = try #require(truth["fields"] as? [String: Any])
+        return fields.mapValues { value in
+            switch value {
+            case let b as Bool where type(of: value) == type(of: NSNumber(value: true)): .boolean(b)
+            case let i as Int: .integer(i)
+            case let s as String: .string(s)
+            default: .empty
+            }
+        }
     }
 
     /// Scanned without `--template`, every clean printed sheet becomes a game log whose periods are the

@@ -17,19 +17,11 @@ struct Games: AsyncParsableCommand {
 
     @OptionGroup var store: StoreOptions
     @Option(help: ArgumentHelp("Only this athlete (case does not matter).", valueName: "name")) var athlete: String?
-    @Option(help: ArgumentHelp("Only games on or after this date.", valueName: "YYYY-MM-DD")) var from: String?
-    @Option(help: ArgumentHelp("Only games on or before this date.", valueName: "YYYY-MM-DD")) var to: String?
+    @OptionGroup var dates: DateRangeOptions
     @Option(help: "table, csv or json.") var format: Format = .table
 
-    func validate() throws {
-        for (flag, value) in [("--from", from), ("--to", to)] {
-            if let value, !DateArgument.isValid(value) { throw ValidationError("\(flag) must be a date YYYY-MM-DD, not '\(value)'") }
-        }
-        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to)") }
-    }
-
     func run() async throws {
-        let logs = try await store.openExisting().goalieGameLogs(GameLogFilter(athlete: athlete, from: from, to: to))
+        let logs = try await store.openExisting().goalieGameLogs(GameLogFilter(athlete: athlete, from: dates.from, to: dates.to))
         switch format {
         case .json:
             let objects = logs.map { log in
@@ -48,7 +40,7 @@ struct Games: AsyncParsableCommand {
     }
 
     func table(_ logs: [GoalieGameLog]) -> String {
-        guard !logs.isEmpty else { return "no approved game logs" + (athlete == nil && from == nil && to == nil ? "" : " match") }
+        guard !logs.isEmpty else { return "no approved game logs" + (athlete == nil && dates.isEmpty ? "" : " match") }
         let header = ["date", "athlete", "context", "conf", "opponent", "shots", "saves", "ga", "clears", "save %"]
         let rows = logs.map { log -> [String] in
             let t = log.totals
@@ -119,6 +111,21 @@ enum CSV {
         let text = "\(value)"
         guard text.contains(where: { ",\"\n\r".contains($0) }) else { return text }
         return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+/// `--from` and `--to`, checked: both dates, in order.
+struct DateRangeOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only games on or after this date.", valueName: "YYYY-MM-DD")) var from: String?
+    @Option(help: ArgumentHelp("Only games on or before this date.", valueName: "YYYY-MM-DD")) var to: String?
+
+    var isEmpty: Bool { from == nil && to == nil }
+
+    func validate() throws {
+        for (flag, value) in [("--from", from), ("--to", to)] {
+            if let value, !DateArgument.isValid(value) { throw ValidationError("\(flag) must be a date YYYY-MM-DD, not '\(value)'") }
+        }
+        if let from, let to, from > to { throw ValidationError("--from \(from) is after --to \(to)") }
     }
 }
 
