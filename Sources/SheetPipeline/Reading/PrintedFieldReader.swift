@@ -99,7 +99,20 @@ public final class PrintedFieldReader: FieldRecognizer {
             return FieldReading(value: .empty, text: "", confidence: 0, notes: ["ink in the field, but no text was read"])
         }
         let confidence = recognition.words.map(\.confidence).min() ?? 0
+        let unlikely = text.filter { !Self.writtenInText($0) }
+        guard unlikely.isEmpty else {
+            // Tesseract can be sure of a character nobody writes in a name ("€merson Kelly" at 74):
+            // such a reading is doubted, whatever its confidence.
+            return FieldReading(value: .string(text), text: text, confidence: min(confidence, 50),
+                                notes: ["'\(String(Set(unlikely)).sorted())' is not written in names"])
+        }
         return FieldReading(value: .string(text), text: text, confidence: confidence)
+    }
+
+    /// Characters people write in a name, a team or a note: letters (any script), digits, spaces and
+    /// the punctuation of names and schools ("O'Neil", "St. Mary's", "A&M", "Smith-Jones", "#12").
+    static func writtenInText(_ c: Character) -> Bool {
+        c.isLetter || c.isNumber || c == " " || "'’.-&/(),#".contains(c)
     }
 
     // MARK: - Digits
