@@ -12,7 +12,8 @@ import Foundation
 ///             "stats": {"shots": "shots", "saves": "saves", "goals_allowed": "goals", "clears": "clears"}}
 /// ```
 public struct GameLogSpec: Sendable, Equatable, Codable {
-    /// Whose log this is (`goalie`): the view that shows it (`goalie_game_logs`).
+    /// Whose log this is: `goalie` (shown by the `goalie_game_logs` view) or `team` (a box score; its
+    /// player lines are shown by `box_score_lines`).
     public var role: String
     /// Field ids of the game's metadata.
     public var athlete: String

@@ -35,6 +35,7 @@ enum StoreConformance {
         Case(name: "review: cell images are stored with the sheet and replaced on re-read", run: cellImages),
         Case(name: "box scores: one line per player in box_score_lines, with FG%, 3P% and FT%", run: boxScoreLines),
         Case(name: "box scores: approval stores the corrected player lines; a stored sheet carries them", run: boxScoreApproval),
+        Case(name: "box scores: a re-read replaces the player lines, never adds to them", run: boxScoreReread),
     ]
 
     // MARK: Fixtures
@@ -502,5 +503,16 @@ enum StoreConformance {
         #expect(lines.map(\.points) == [17, 0, 7])
         #expect(lines.count == 3, "the approval replaced the lines, it did not add to them")
         #expect(try await store.storedSheet(id: id).gameLog?.content.players.last?.value("pts") == 7)
+    }
+
+    static func boxScoreReread(_ store: any SheetStore) async throws {
+        _ = try await store.record(boxScore(hash: "e4"), policy: ApprovalPolicy(), replace: false)
+        var rows = boxRows
+        rows.removeLast()
+        let again = try await store.record(boxScore(hash: "e4", rows: rows), policy: ApprovalPolicy(), replace: true)
+        guard case .replaced(_, .approved) = again else { Issue.record("\(again)"); return }
+        let lines = try await store.boxScoreLines(GameLogFilter())
+        #expect(lines.map(\.player) == ["Avery Johnson", "Cameron Lee"], "the re-read's lines only")
+        #expect(try await store.gameLogs(sheetID: nil).count == 1)
     }
 }

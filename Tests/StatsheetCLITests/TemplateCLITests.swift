@@ -88,6 +88,9 @@ import Testing
         #expect(rows.sorted() == expected.sorted())
         #expect(rows.contains { $0.hasPrefix("2024-07-29,Summit Lacrosse,Casey Brooks,47,5,2,3,66.7,1,2,50.0,0,0,,3,2,1,0,0,2") },
                 "sheet-001's first player, worked out by hand")
+        let games = try CLITests.run(["games", "--db", db])
+        #expect(games.stdout.contains("no approved goalie game logs; \(expected.count) box-score player lines: statsheet box-scores"),
+                "a store of box scores does not look empty: \(games.stdout)")
     }
 
     /// A sheet's ground truth (`NAME.truth.json` beside it) as field values.

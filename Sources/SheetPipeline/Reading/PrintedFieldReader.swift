@@ -104,7 +104,7 @@ public final class PrintedFieldReader: FieldRecognizer {
             // Tesseract can be sure of a character nobody writes in a name ("€merson Kelly" at 74):
             // such a reading is doubted, whatever its confidence.
             return FieldReading(value: .string(text), text: text, confidence: min(confidence, 50),
-                                notes: ["'\(String(Set(unlikely)).sorted())' is not written in names"])
+                                notes: ["'\(String(Set(unlikely).sorted()))' is not written in names"])
         }
         return FieldReading(value: .string(text), text: text, confidence: confidence)
     }

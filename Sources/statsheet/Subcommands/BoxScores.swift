@@ -12,7 +12,8 @@ struct BoxScores: AsyncParsableCommand {
             One row per player per game, in the usual box-score order: Date, Opponent, Player, Number, Points, \
             FGM, FGA, FG%, 3PM, 3PA, 3P%, FTM, FTA, FT%, REB, AST, STL, BLK, TO, PF. Field goals are 2PT and 3PT \
             together; a percentage is made/attempted × 100 with one decimal, empty without an attempt. json \
-            gives the store's box_score_lines view columns (docs/store-schema.md).
+            gives every line's numbers under the store's box_score_lines column names, with the game log id, \
+            team and sheet path (docs/store-schema.md).
             """)
 
     enum Format: String, ExpressibleByArgument, CaseIterable { case table, csv, json }

@@ -21,7 +21,8 @@ struct Games: AsyncParsableCommand {
     @Option(help: "table, csv or json.") var format: Format = .table
 
     func run() async throws {
-        let logs = try await store.openExisting().goalieGameLogs(GameLogFilter(athlete: athlete, from: dates.from, to: dates.to))
+        let opened = try await store.openExisting()
+        let logs = try await opened.goalieGameLogs(GameLogFilter(athlete: athlete, from: dates.from, to: dates.to))
         switch format {
         case .json:
             let objects = logs.map { log in
@@ -35,12 +36,17 @@ struct Games: AsyncParsableCommand {
                 print(GameLogColumns.all.map { CSV.field(GameLogColumns.value($0, of: log)) }.joined(separator: ","))
             }
         case .table:
-            print(table(logs))
+            // A store holding only box scores should not look empty.
+            let lines = logs.isEmpty && athlete == nil ? try await opened.boxScoreLines(GameLogFilter(from: dates.from, to: dates.to)).count : 0
+            print(table(logs, boxScoreLines: lines))
         }
     }
 
-    func table(_ logs: [GoalieGameLog]) -> String {
-        guard !logs.isEmpty else { return "no approved game logs" + (athlete == nil && dates.isEmpty ? "" : " match") }
+    func table(_ logs: [GoalieGameLog], boxScoreLines: Int = 0) -> String {
+        guard !logs.isEmpty else {
+            return "no approved goalie game logs" + (athlete == nil && dates.isEmpty ? "" : " match")
+                + (boxScoreLines > 0 ? "; \(boxScoreLines) box-score player lines: statsheet box-scores" : "")
+        }
         let header = ["date", "athlete", "context", "conf", "opponent", "shots", "saves", "ga", "clears", "save %"]
         let rows = logs.map { log -> [String] in
             let t = log.totals
