@@ -189,8 +189,10 @@ def invent_box_score(rng, layout):
 
 
 def invent_values(rng, template):
-    """A goalie game for a template with a `gameLog`; a box score for a box-score template."""
-    if not template.get("gameLog") and BoxLayout.fits(template):
+    """A box score for a box-score template (its `gameLog`, if any, has `players`); else a goalie game
+    for a template with a `gameLog`."""
+    log = template.get("gameLog") or {}
+    if "players" in log or (not log and BoxLayout.fits(template)):
         return invent_box_score(rng, BoxLayout(template))
     return invent_game(rng, GameLayout(template))
 
