@@ -23,8 +23,9 @@ import Testing
         #expect(report.numeric.accuracy >= Floors.accuracy, "numeric accuracy \(report.numeric.accuracy)")
         // Confidence means something: what is not flagged is right — where a rule can check it. Numbers no
         // rule reads (none on the goalie sheets; the box score's jersey numbers) have only the reader's
-        // confidence: measured 2026-11-22, 61 of 72 right with 3 wrong and unflagged (1 read as 7, 9 as 7, 4 as 6). Their floor is
-        // their accuracy, and the gap is known (Templates/README.md).
+        // confidence; handwritten ones under 95 are flagged (`SheetFieldReader.handDigitString`), which took
+        // the committed box scores' jersey numbers wrong and unflagged from 3 of 72 to 0 — but not every
+        // confident misread (3 of 212 on 20 newer box scores, read at 98–99), so they keep a floor of their own.
         let unchecked = try Self.numericFieldsNoRuleReads(template)
         let checked = Self.numeric(report, excluding: unchecked)
         #expect(checked.accuracyWhenConfident >= Floors.unflaggedAccuracy,
@@ -32,6 +33,8 @@ import Testing
         if !unchecked.isEmpty {
             let rest = Self.tally(report, of: unchecked)
             #expect(rest.fields > 0 && rest.accuracy >= Floors.uncheckedAccuracy, "numbers no rule reads: \(rest.accuracy)")
+            #expect(rest.accuracyWhenConfident >= Floors.uncheckedUnflaggedAccuracy,
+                    "numbers no rule reads, wrong and unflagged: \(report.misses.filter { !$0.flagged && unchecked.contains($0.field) })")
         }
         #expect(report.numeric.flagRate <= Floors.flagRate, "flag rate \(report.numeric.flagRate)")
         // A crossed-out digit with its correction beside it is never a confident guess.
@@ -101,5 +104,8 @@ import Testing
         static let flagRate = 0.62
         /// Numbers no rule reads (basketball jersey numbers): 84.7% measured.
         static let uncheckedAccuracy = 0.80
+        /// Their share right when not flagged: 100% measured on the committed set, 97.8% (133 of 136
+        /// unflagged) on 20 newer box scores (seed 2401).
+        static let uncheckedUnflaggedAccuracy = 0.97
     }
 }

@@ -69,11 +69,12 @@ public final class SheetFieldReader: FieldRecognizer {
         let textReader = decided == .hand ? pencilAware : printed
         for (i, reading) in zip(others, try textReader.read(others.map { fields[$0] })) { readings[i] = reading }
         if decided == .hand {
-            for i in others where fields[i].field.kind == .text { Self.doubtHandwrittenText(&readings[i]) }
+            for i in others where fields[i].field.kind == .text { Self.handText.apply(to: &readings[i]) }
         }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
+                if fields[i].field.kind == .digits { Self.handDigitString.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
@@ -93,20 +94,35 @@ public final class SheetFieldReader: FieldRecognizer {
         return readings
     }
 
-    /// Tesseract's confidence means less on handwriting than on print. On the committed hand-filled sets
-    /// (180 names and opponents) every reading at 95 or more was right (93 of 93), those at 70–95 only
-    /// 31 of 41 ("Camerm Lee" at 82, "North Valleq" at 90); on 80 sheets nothing was tuned on (seed 2304),
-    /// 81 of 81 and 34 of 41. A handwritten text under `trustedHandText` is flagged, its confidence
-    /// lowered to what was measured for such readings (65 of 82).
-    static let trustedHandText = 95.0
-    static let handTextBelowTrusted = 79.0
+    /// A reader's confidence on handwriting, where nothing else checks the reading, is trusted only
+    /// from `trusted` up; under it the field is flagged and its confidence lowered to what such readings
+    /// earned (`earned`, measured).
+    struct HandwritingDoubt {
+        let trusted: Double
+        let earned: Double
+        let note: String
 
-    static func doubtHandwrittenText(_ reading: inout FieldReading) {
-        guard reading.value != .empty, reading.confidence < trustedHandText else { return }
-        reading.confidence = min(reading.confidence, handTextBelowTrusted)
-        reading.flagged = true
-        reading.notes.append("handwriting Tesseract read under \(Int(trustedHandText))% sure is right about 4 times in 5")
+        func apply(to reading: inout FieldReading) {
+            guard reading.value != .empty, reading.confidence < trusted else { return }
+            reading.confidence = min(reading.confidence, earned)
+            reading.flagged = true
+            reading.notes.append(note)
+        }
     }
+
+    /// Names and opponents: Tesseract's confidence means less on handwriting than on print. On the
+    /// committed hand-filled sets (180 fields) every reading at 95 or more was right (93 of 93), those
+    /// at 70–95 only 31 of 41 ("Camerm Lee" at 82, "North Valleq" at 90); on 80 sheets nothing was tuned
+    /// on (seed 2304), 81 of 81 and 34 of 41: 65 of 82 together.
+    static let handText = HandwritingDoubt(trusted: 95, earned: 79,
+                                           note: "handwriting Tesseract read under 95% sure is right about 4 times in 5")
+
+    /// Digit strings (jersey numbers), which no sum checks: on the committed box scores 22 of 22 read
+    /// at 95 or more were right and 19 of 22 at 70–95; on 20 box scores made after (seed 2401) 103 of
+    /// 106 and 49 of 54 (68 of 76 together). It catches most confident misreads, not all: 3 of 212 on
+    /// the new set were wrong at 98–99 (18 read as 13, 17 as 77).
+    static let handDigitString = HandwritingDoubt(trusted: 95, earned: 89,
+                                                  note: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10")
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.
