@@ -116,11 +116,7 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
     /// The game log these readings make. A metadata value missing from the sheet is taken from
     /// `defaults` (command-line flags) and named in `givenByFlags`, never passed off as a reading.
     public func draft(from values: [String: FieldValue], defaults: GameLogDefaults = GameLogDefaults()) -> GameLogDraft {
-        func text(_ id: String?) -> String? {
-            guard let id, case .string(let s)? = values[id] else { return nil }
-            let trimmed = s.trimmingCharacters(in: .whitespaces)
-            return trimmed.isEmpty ? nil : trimmed
-        }
+        func text(_ id: String?) -> String? { id.flatMap { values[$0]?.writtenText } }
         func checked(_ map: [String: String]?) -> String? {
             let on = (map ?? [:]).filter { values[$0.value] == .boolean(true) }.map(\.key)
             return on.count == 1 ? on[0] : nil
@@ -132,15 +128,11 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
         if draft.context == nil, let value = defaults.context { draft.context = value; draft.givenByFlags.append("context") }
         for period in Self.periodKeys where periods[period] != nil {
             for stat in stats.keys.sorted() {
-                var value: Int?
-                if case .integer(let i)? = values[field(period: period, stat: stat)!] { value = i }
-                draft.stats.append(PeriodStat(period: period, stat: stat, value: value))
+                draft.stats.append(PeriodStat(period: period, stat: stat, value: values[field(period: period, stat: stat)!]?.integerValue))
             }
         }
         for (stat, id) in (totals ?? [:]).sorted(by: { $0.key < $1.key }) {
-            var value: Int?
-            if case .integer(let i)? = values[id] { value = i }
-            draft.stats.append(PeriodStat(period: "total", stat: stat, value: value))
+            draft.stats.append(PeriodStat(period: "total", stat: stat, value: values[id]?.integerValue))
         }
         draft.players = players?.lines(from: values) ?? []
         return draft
@@ -170,23 +162,12 @@ public struct PlayerLinesSpec: Sendable, Equatable, Codable {
 
     /// One line per row someone wrote in; a row left blank (a short bench) is no line.
     public func lines(from values: [String: FieldValue]) -> [PlayerLine] {
-        func text(_ id: String?) -> String? {
-            guard let id, let value = values[id] else { return nil }
-            let text: String? = switch value {
-            case .string(let s): s.trimmingCharacters(in: .whitespaces)
-            case .integer(let i): String(i)
-            default: nil
-            }
-            return text?.isEmpty == false ? text : nil
-        }
+        func text(_ row: String, _ column: String?) -> String? { column.flatMap { values["\(row).\($0)"]?.writtenText } }
         return rows.enumerated().compactMap { index, row in
             let stats = self.stats.keys.sorted().map { stat in
-                var value: Int?
-                if case .integer(let i)? = values["\(row).\(self.stats[stat]!)"] { value = i }
-                return PlayerStat(stat: stat, value: value)
+                PlayerStat(stat: stat, value: values["\(row).\(self.stats[stat]!)"]?.integerValue)
             }
-            let line = PlayerLine(line: index + 1, number: text(number.map { "\(row).\($0)" }),
-                                  player: text(name.map { "\(row).\($0)" }), stats: stats)
+            let line = PlayerLine(line: index + 1, number: text(row, number), player: text(row, name), stats: stats)
             return line.number == nil && line.player == nil && stats.allSatisfy({ $0.value == nil }) ? nil : line
         }
     }

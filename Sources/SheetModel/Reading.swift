@@ -35,6 +35,21 @@ public enum FieldValue: Sendable, Equatable, Hashable, Codable, CustomStringConv
     }
 }
 
+extension FieldValue {
+    /// The number of a count; nil for anything else.
+    public var integerValue: Int? { if case .integer(let i) = self { i } else { nil } }
+
+    /// What was written, as text: a string trimmed of spaces, or a number's digits; nil when nothing was.
+    public var writtenText: String? {
+        let text: String? = switch self {
+        case .string(let s): s.trimmingCharacters(in: .whitespaces)
+        case .integer(let i): String(i)
+        default: nil
+        }
+        return text?.isEmpty == false ? text : nil
+    }
+}
+
 /// Another reading of a field a recognizer considered, with its probability.
 public struct Alternative: Sendable, Equatable, Codable {
     public let value: FieldValue
