@@ -75,7 +75,7 @@ public struct SuggestionSearch {
     /// inconsistent sheet rather than "repaired".
     public var slipRate = 0.01
     /// Each rule with the fields it reads.
-    private let rules: [CheckedRule]
+    let rules: [CheckedRule]
     private let kinds: [String: FieldKind]
 
     public init(template: SheetTemplate, rules: ParsedRules? = nil, today: Date = Date()) {
@@ -113,23 +113,39 @@ public struct SuggestionSearch {
         // more fields with alternatives; only those a failing rule reads can mend it, so past 64 the
         // search keeps those (a fix needing a change elsewhere as well is then not found).
         let searched = variable.count > 64 ? variable.filter { failingFields.contains($0.id) } : variable
-        let candidates = [bestCombination(searched, values: values, failing: mendable), bestRepair(repairable, values: values, failing: mendable)]
+        let options = searched.map { $0.reading.alternatives.sorted { $0.probability > $1.probability } }
+        let combination = consistentCombinations(searched, options: options, values: values, failing: mendable, limit: 1).first.map { found in
+            Suggestion(probability: found.probability, relativeToRead: found.relativeToRead, changes: found.changes)
+        }
+        let candidates = [combination, bestRepair(repairable, values: values, failing: mendable)]
         guard let best = candidates.compactMap({ $0 }).max(by: { $0.relativeToRead < $1.relativeToRead }),
               best.relativeToRead >= plausibility else { return .inconsistent }
         return .suggestion(best)
     }
 
-    /// The most probable combination of the fields' alternatives under which the `failing` rules hold and
-    /// no other rule breaks.
+    /// A combination of the fields' alternatives under which every rule holds.
+    struct Combination {
+        /// The product of the chosen alternatives' probabilities.
+        let probability: Double
+        /// `probability` over that of the readings as read.
+        let relativeToRead: Double
+        /// The fields whose value differs from the reading.
+        let changes: [Suggestion.Change]
+    }
+
+    /// The most probable combinations of the fields' alternatives under which the `failing` rules hold and
+    /// no other rule breaks, most probable first: at most `limit`, none less than `plausibility` times the
+    /// readings as read, found within `budget` combinations visited.
     ///
     /// Only rules that read a changed field can change their verdict, so each combination is checked
     /// against those alone; and one that leaves every field of a failing rule as read is rejected
     /// without evaluating anything (field sets are bit masks over `variable`). This is what keeps the
     /// search to milliseconds when thousands of combinations are visited.
-    private func bestCombination(_ variable: [(id: String, reading: FieldReading)], values: [String: FieldValue],
-                                 failing: [CheckedRule]) -> Suggestion? {
-        guard !variable.isEmpty, variable.count <= 64 else { return nil }
-        let options = variable.map { $0.reading.alternatives.sorted { $0.probability > $1.probability } }
+    ///
+    /// - Parameter options: each variable field's alternatives, most probable first.
+    func consistentCombinations(_ variable: [(id: String, reading: FieldReading)], options: [[Alternative]],
+                                values: [String: FieldValue], failing: [CheckedRule], limit: Int) -> [Combination] {
+        guard !variable.isEmpty, variable.count <= 64 else { return [] }
         func probability(_ choice: [Int]) -> Double {
             zip(options, choice).reduce(1) { $0 * $1.0[$1.1].probability }
         }
@@ -156,7 +172,8 @@ public struct SuggestionSearch {
         heap.push((probability([Int](repeating: 0, count: options.count)), 0, 0))
         var choice = [Int](repeating: 0, count: options.count)
         var visited = 0
-        while let (p, step, last) = heap.pop(), visited < budget, p >= floor {
+        var found: [Combination] = []
+        while let (p, step, last) = heap.pop(), visited < budget, p >= floor, found.count < limit {
             visited += 1
             choice.withUnsafeMutableBufferPointer { c in
                 for i in c.indices { c[i] = 0 }
@@ -174,7 +191,7 @@ public struct SuggestionSearch {
                         return to.value == entry.reading.value ? nil
                             : Suggestion.Change(field: entry.id, from: entry.reading.value, to: to.value, probability: to.probability)
                     }
-                    return Suggestion(probability: p, relativeToRead: p / readProbability, changes: changes)
+                    found.append(Combination(probability: p, relativeToRead: p / readProbability, changes: changes))
                 }
             }
             for i in last..<choice.count where choice[i] + 1 < options[i].count {
@@ -185,7 +202,7 @@ public struct SuggestionSearch {
                 heap.push((raised, steps.count - 1, i))
             }
         }
-        return nil
+        return found
     }
 
     /// The most probable single-field repair: a count field set to the one value in its range that makes
@@ -246,7 +263,7 @@ public struct SuggestionSearch {
         return !others.isEmpty && others.allSatisfy { (values[$0.id] ?? .empty) == .empty }
     }
 
-    private func holds(_ values: [String: FieldValue], _ rules: some Sequence<CheckedRule>) -> Bool {
+    func holds(_ values: [String: FieldValue], _ rules: some Sequence<CheckedRule>) -> Bool {
         let evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today)
         return rules.allSatisfy { (try? evaluator.evaluate($0.expression)) == .boolean(true) }
     }
