@@ -99,8 +99,13 @@ public final class SheetScanner {
                 for (field, cell) in cells { cellImages[field.id] = cell.snapshotPNG() }
                 stage("snapshots")
             }
-            var fields = try zip(template.fields, recognizer.read(cells)).map { field, reading in
-                var reading = reading
+            let key = "\(template.id)@\(template.version)"
+            let rules = parsedRules[key] ?? ParsedRules(template)
+            parsedRules[key] = rules
+            let read = try zip(template.fields, recognizer.read(cells)).map { (id: $0.id, reading: $1) }
+            let corroboration = SumCorroboration(search: SuggestionSearch(template: template, rules: rules), minConfidence: options.minConfidence)
+            var fields = corroboration.corroborate(read).map { field in
+                var reading = field.reading
                 if reading.confidence < options.minConfidence {
                     reading.flagged = true
                     reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(options.minConfidence))", at: 0)
@@ -110,9 +115,6 @@ public final class SheetScanner {
             stage("fields")
             logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
-            let key = "\(template.id)@\(template.version)"
-            let rules = parsedRules[key] ?? ParsedRules(template)
-            parsedRules[key] = rules
             let failures = RuleCheck(template: template, rules: rules, values: values).failures()
             // A broken sum means one of its numbers is wrong, however confidently it was read: every
             // field a failing rule reads is flagged, so no misread hides behind a high confidence.

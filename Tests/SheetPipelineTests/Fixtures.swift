@@ -21,6 +21,9 @@ enum Fixtures {
     struct SetRun {
         var report: EvaluationReport
         var misidentified: [String]
+        /// The fields whose value the sums chose over the digit network's first choice, and whether the
+        /// paper says that value.
+        var readFromSums: [(field: String, right: Bool)] = []
     }
 
     /// Reads every image of `TestImages/TEMPLATE/SET` and scores it against the truth beside it. The
@@ -43,6 +46,9 @@ enum Fixtures {
                 run.misidentified.append("\(name) read as \(result.template ?? "none"), truth \(truth.template)")
             }
             run.report.add(result, truth: truth, template: template)
+            for (id, reading) in result.fields where SumCorroboration.readFromSums(reading) {
+                run.readFromSums.append(("\(name) \(id)", reading.value == truth.fields[id] ?? .empty))
+            }
         }
         return run
     }

@@ -12,10 +12,13 @@ import Testing
 /// floors sit a little under what `statsheet eval` measures on them, so a regression fails here; the
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20), ("lacrosse-goalie", "handwritten-scan", 8),
-                      ("hockey-goalie", "handwritten-phone", 8), ("soccer-keeper", "handwritten-phone", 8),
-                      ("basketball-box", "handwritten-phone", 6)])
-    func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int) throws {
+    /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
+    /// what eval measures (49.7%, 46.5%, 41.4%, 37.5%, 60.8%) since the sums were weighed in (53.0%,
+    /// 47.5%, 46.9%, 37.5%, 60.8% before; a box score has more fields than the search weighs).
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.52), ("lacrosse-goalie", "handwritten-scan", 8, 0.49),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.44), ("soccer-keeper", "handwritten-phone", 8, 0.41),
+                      ("basketball-box", "handwritten-phone", 6, 0.62)])
+    func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report
         #expect(run.misidentified.isEmpty, "\(run.misidentified)")
@@ -36,7 +39,10 @@ import Testing
             #expect(rest.accuracyWhenConfident >= Floors.uncheckedUnflaggedAccuracy,
                     "numbers no rule reads, wrong and unflagged: \(report.misses.filter { !$0.flagged && unchecked.contains($0.field) })")
         }
-        #expect(report.numeric.flagRate <= Floors.flagRate, "flag rate \(report.numeric.flagRate)")
+        #expect(report.numeric.flagRate <= flaggedAtMost, "flag rate \(report.numeric.flagRate)")
+        // A value the sums chose over the network's first choice is what the paper says.
+        let wrongFromSums = run.readFromSums.filter { !$0.right }
+        #expect(wrongFromSums.isEmpty, "read from the sums, wrong: \(wrongFromSums)")
         // A crossed-out digit with its correction beside it is never a confident guess.
         #expect(report.mustFlagMissed.isEmpty, "\(report.mustFlagMissed)")
         // Ticks and names in pencil are seen: at the print cleaner's ink threshold 9 of 800 ticked boxes
@@ -101,7 +107,6 @@ import Testing
     enum Floors {
         static let accuracy = 0.88
         static let unflaggedAccuracy = 0.995
-        static let flagRate = 0.62
         /// Numbers no rule reads (basketball jersey numbers): 84.7% measured.
         static let uncheckedAccuracy = 0.80
         /// Their share right when not flagged: 100% measured on the committed set, 97.8% (133 of 136

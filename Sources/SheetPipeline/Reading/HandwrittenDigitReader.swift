@@ -9,7 +9,8 @@ import SheetModel
 ///
 /// The field's confidence is 100 × the probability of the value read; its alternatives are the next
 /// most probable values. The network's probabilities are calibrated (a temperature fitted on held-out
-/// data), so a confidence of 90 is right about nine times in ten.
+/// data), so a confidence of 90 is right about nine times in ten. This is the field read alone: the
+/// scanner then weighs it against the sheet's sums (`SumCorroboration`).
 public final class HandwrittenDigitReader {
     private let network: DigitNetwork
     public var cleaner = HandwritingCleaner()

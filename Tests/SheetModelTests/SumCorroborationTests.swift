@@ -1,0 +1,123 @@
+import Foundation
+import Testing
+@testable import SheetModel
+
+/// The lacrosse game of `LacrosseRuleTests.game` (q2: 7 saves + 3 goals = 10 shots; clears 3, 0, 5, 11 =
+/// 19), every field read 99% sure except the misreads each test sets up.
+@Suite struct SumCorroborationTests {
+    static func corroborate(_ misreads: [String: (FieldValue, [(FieldValue, Double)])],
+                            confidence: [String: Double] = [:]) -> [String: FieldReading] {
+        var readings = SuggestionTests.readings(misreads)
+        for i in readings.indices { if let c = confidence[readings[i].id] { readings[i].reading.confidence = c } }
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
+        let out = SumCorroboration(search: search).corroborate(readings)
+        #expect(out.map(\.id) == readings.map(\.id))
+        return Dictionary(uniqueKeysWithValues: out.map { ($0.id, $0.reading) })
+    }
+
+    @Test func aMisreadTheSureRowContradictsIsReadAsTheRowDemands() throws {
+        // 10 written, read 70 (0.60) with 10 second (0.38); 7 saves + 3 goals read sure.
+        let r = Self.corroborate(["q2.shots": (.integer(70), [(.integer(70), 0.60), (.integer(10), 0.38), (.integer(16), 0.02)])])
+        let shots = try #require(r["q2.shots"])
+        #expect(shots.value == .integer(10))
+        // 0.38 against the story that the writer slipped: 0.60 × 1% of it.
+        #expect(abs(shots.confidence - 100 * 0.38 / (0.38 + 0.60 * 0.01)) < 1e-6)
+        #expect(shots.notes.contains { $0.contains("the digits alone read 70") })
+        #expect(SumCorroboration.readFromSums(shots))
+        #expect(shots.alternatives.first?.value == .integer(70), "the network's alternatives are kept as they were")
+    }
+
+    @Test func aConfidentReadingIsNotReplacedByTheSums() throws {
+        // Read 70 at 0.80, 10 at 0.18: the sums prefer 10 (0.18 against a 1% slip of 0.80), but the network
+        // was sure of what it saw. The broken row flags it for a person.
+        let r = Self.corroborate(["q2.shots": (.integer(70), [(.integer(70), 0.80), (.integer(10), 0.18), (.integer(16), 0.02)])])
+        #expect(r["q2.shots"]?.value == .integer(70))
+        #expect(r["q2.shots"]?.confidence == 80)
+        let shots = try #require(r["q2.shots"])
+        #expect(!SumCorroboration.readFromSums(shots))
+    }
+
+    @Test func aValueTheNetworkBarelyConsideredDoesNotReplaceADoubtfulReading() throws {
+        // Read 53 at 0.44 and 52 at 0.28; the row says 5, which the network gave 0.07 (a crossed-out
+        // digit's correction, say). Not enough of the ink's own say: left as read.
+        let r = Self.corroborate(["q3.saves": (.integer(53), [(.integer(53), 0.44), (.integer(52), 0.28), (.integer(4), 0.07)])])
+        #expect(r["q3.saves"]?.value == .integer(53))
+    }
+
+    @Test func aSlipIsLikelierThanAValueTheNetworkAllButRuledOut() throws {
+        // The same misread with 10 at 0.02: a stat keeper's slip (1%) of a 0.97 reading weighs about as
+        // much, so the reading stays 70 and the broken row will flag it.
+        let r = Self.corroborate(["q2.shots": (.integer(70), [(.integer(70), 0.97), (.integer(10), 0.02), (.integer(16), 0.01)])])
+        let shots = try #require(r["q2.shots"])
+        #expect(shots.value == .integer(70))
+        #expect(shots.confidence == 97)
+    }
+
+    @Test func aDoubtfulCountTheSureRowAgreesWithIsConfirmed() throws {
+        // q3.goals 0 read at 0.55 (6 at 0.40); 4 saves + 0 goals = 4 shots, all else sure. 6 would break it.
+        let r = Self.corroborate(["q3.goals": (.integer(0), [(.integer(0), 0.55), (.integer(6), 0.40)])])
+        let goals = try #require(r["q3.goals"])
+        #expect(goals.value == .integer(0))
+        // The row leaves no other story; the 5% the network listed no value for stays doubt.
+        #expect(abs(goals.confidence - 95) < 1e-6)
+        #expect(goals.notes.contains { $0.contains("with the sums, 55 alone") })
+    }
+
+    @Test func twoDoubtfulReadingsThatBalanceEachOtherStayDoubtful() throws {
+        // Clears 3 and total 19 written; read 8 (0.66) and 24 (0.65), which add up just as well. Together
+        // they are 0.43 against 0.01 for 3 and 19, yet no rule pins either (each one's check is the
+        // other), so neither is confirmed.
+        let r = Self.corroborate([
+            "q1.clears": (.integer(8), [(.integer(8), 0.66), (.integer(3), 0.10), (.integer(6), 0.09)]),
+            "total.clears": (.integer(24), [(.integer(24), 0.65), (.integer(19), 0.10), (.integer(29), 0.09)]),
+        ])
+        #expect(r["q1.clears"]?.value == .integer(8))
+        #expect(r["total.clears"]?.value == .integer(24))
+        #expect((r["q1.clears"]?.confidence ?? 100) < 70)
+        #expect((r["total.clears"]?.confidence ?? 100) < 70)
+    }
+
+    @Test func aReadingDoubtedForWhatTheReaderSawIsNeverRaised() throws {
+        // A crossed-out 0: the network says 0 at 0.90, the reader capped the field at 40. The sums agree,
+        // but a crossed-out digit must reach a person.
+        let r = Self.corroborate(["q3.goals": (.integer(0), [(.integer(0), 0.90), (.integer(6), 0.08)])],
+                                 confidence: ["q3.goals": 40])
+        #expect(r["q3.goals"]?.confidence == 40)
+        #expect(r["q3.goals"]?.value == .integer(0))
+    }
+
+    @Test func aReadingWithTheReadersNoteIsNotRaised() throws {
+        // The same doubtful 0 as above, but the reader set a mark aside beside it: a person looks.
+        var readings = SuggestionTests.readings(["q3.goals": (.integer(0), [(.integer(0), 0.55), (.integer(6), 0.40)])])
+        let i = try #require(readings.firstIndex { $0.id == "q3.goals" })
+        readings[i].reading.notes = ["1 stray mark ignored"]
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
+        let out = SumCorroboration(search: search).corroborate(readings)
+        #expect(abs(out[i].reading.confidence - 55) < 1e-9)
+    }
+
+    @Test func aDoubtedReadingIsNotReplacedEvenWhenTheSumsPreferAnother() throws {
+        // Crossed out and read 70 (capped at 40); the row says 10. The value stays as read, for a person.
+        let r = Self.corroborate(["q2.shots": (.integer(70), [(.integer(70), 0.60), (.integer(10), 0.38)])],
+                                 confidence: ["q2.shots": 40])
+        #expect(r["q2.shots"]?.value == .integer(70))
+        #expect(r["q2.shots"]?.confidence == 40)
+    }
+
+    @Test func aScribbleTheNetworkListedNothingLikelyForIsNotReadFromTheSums() throws {
+        // A crossed-out 12 with the correction 2 beside it: the network's probabilities for the whole are
+        // spread thin (0.0003 for 7, 0.0002 for 2) and the reader set confidence 0. The row would accept
+        // 2, but nothing the network saw supports it: the field stays as read, for a person.
+        let r = Self.corroborate(["q1.goals": (.integer(7), [(.integer(7), 0.0003), (.integer(2), 0.0002)])],
+                                 confidence: ["q1.goals": 0])
+        #expect(r["q1.goals"]?.value == .integer(7))
+        #expect(r["q1.goals"]?.confidence == 0)
+    }
+
+    @Test func readingsWithoutAlternativesAreLeftAlone() throws {
+        let readings = SuggestionTests.readings([:])
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
+        let out = SumCorroboration(search: search).corroborate(readings)
+        #expect(out.map(\.reading) == readings.map(\.reading))
+    }
+}
