@@ -3,8 +3,10 @@
 //   swift run -c release bench suggest [SCAN.jsonl]                   suggestion search, ms per sheet: a built-in
 //                                                                     sheet, or every sheet with failing rules in
 //                                                                     the output of `statsheet scan --json`
+//   swift run -c release bench corroborate SCAN.jsonl                 weighing readings against the sums, ms per
+//                                                                     lacrosse sheet of a `statsheet scan --json` output
 //   swift run -c release bench review-redraw                          review screen: keypress to finished screen
-// digits and suggest print the median of 7 rounds; review-redraw the median of hundreds of keypresses.
+// digits, suggest and corroborate print medians of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation
 import SheetModel
@@ -80,13 +82,41 @@ func benchSuggest(scanOutput: String) throws {
                  perSheet.count, perSheet[perSheet.count / 2], perSheet[perSheet.count * 9 / 10], perSheet.last!, found / 7))
 }
 
+/// Weighing the readings against the sums (`SumCorroboration`) on every lacrosse sheet of a
+/// `statsheet scan --json` output: the median, 90th percentile and slowest sheet, each the median of its
+/// rounds. The output's readings were weighed once already; their alternatives, which the search walks,
+/// are the network's and unchanged.
+func benchCorroborate(scanOutput: String) throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
+    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    let corroboration = SumCorroboration(search: SuggestionSearch(template: template, today: Date()))
+    let sheets = try String(contentsOfFile: scanOutput, encoding: .utf8).split(separator: "\n")
+        .map { try JSONDecoder().decode(SheetResult.self, from: Data($0.utf8)) }
+        .filter { $0.template == template.id }
+        // The JSON object's field order is not kept; the template's order is what the scanner passes.
+        .map { result in template.fields.compactMap { field in result.fields.first { $0.id == field.id } } }
+    guard !sheets.isEmpty else { return print("no lacrosse sheet in \(scanOutput)") }
+    var perSheet: [Double] = []
+    var sink = 0.0
+    for readings in sheets {
+        perSheet.append(median { milliseconds { sink += corroboration.corroborate(readings)[8].reading.confidence } }.median)
+    }
+    perSheet.sort()
+    print(String(format: "weighing against the sums over %d sheets: median %.3f ms, 90th percentile %.3f ms, slowest %.3f ms (checksum %.0f)",
+                 perSheet.count, perSheet[perSheet.count / 2], perSheet[perSheet.count * 9 / 10], perSheet.last!, sink))
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digits": try benchDigits(arguments.dropFirst().first)
 case "suggest":
     if let file = arguments.dropFirst().first { try benchSuggest(scanOutput: file) } else { try benchSuggest() }
+case "corroborate":
+    guard let file = arguments.dropFirst().first else { print("usage: bench corroborate scan.jsonl"); exit(64) }
+    try benchCorroborate(scanOutput: file)
 case "review-redraw": try await benchReviewRedraw()
 default:
-    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl] | bench review-redraw")
+    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl] | bench corroborate scan.jsonl | bench review-redraw")
     exit(64)
 }
