@@ -124,13 +124,21 @@ public final class SheetScanner {
                     fields[i].reading.notes.append("in failing rule \(failure.rule)")
                 }
             }
-            // Clean only when nothing is flagged and every rule holds; nothing is ever corrected here.
+            // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
+            // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
             result.ruleFailures = failures
             if !failures.isEmpty {
-                switch SuggestionSearch(template: template, rules: rules).search(fields) {
+                // The search weighs each reading by the reader's own confidence, not the one with the sums,
+                // which is lowered for every number of a broken rule.
+                let ownConfidence = fields.enumerated().map { i, field in
+                    var reading = field.reading
+                    reading.confidence = read[i].reading.confidence
+                    return (id: field.id, reading: reading)
+                }
+                switch SuggestionSearch(template: template, rules: rules).search(ownConfidence) {
                 case .suggestion(let suggestion): result.suggestions = [suggestion]
                 case .inconsistent:
                     result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"

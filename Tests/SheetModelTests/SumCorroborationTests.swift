@@ -24,6 +24,7 @@ import Testing
         #expect(abs(shots.confidence - 100 * 0.38 / (0.38 + 0.60 * 0.01)) < 1e-6)
         #expect(shots.notes.contains { $0.contains("the digits alone read 70") })
         #expect(SumCorroboration.readFromSums(shots))
+        #expect(shots.flagged, "a number the network's first choice disagreed with goes past a person")
         #expect(shots.alternatives.first?.value == .integer(70), "the network's alternatives are kept as they were")
     }
 
@@ -50,7 +51,7 @@ import Testing
     }
 
     @Test func aValueTheNetworkBarelyConsideredDoesNotReplaceADoubtfulReading() throws {
-        // Read 53 at 0.44 and 52 at 0.28; the row says 5, which the network gave 0.07 (a crossed-out
+        // Read 53 at 0.44 and 52 at 0.28; the row says 4, which the network gave 0.07 (a crossed-out
         // digit's correction, say). Not enough of the ink's own say: left as read.
         let r = Self.corroborate(["q3.saves": (.integer(53), [(.integer(53), 0.44), (.integer(52), 0.28), (.integer(4), 0.07)])])
         #expect(r["q3.saves"]?.value == .integer(53))
@@ -96,6 +97,42 @@ import Testing
                                  confidence: ["q3.goals": 40])
         #expect(r["q3.goals"]?.confidence == 40)
         #expect(r["q3.goals"]?.value == .integer(0))
+    }
+
+    @Test func aRuleThatAnotherListedValueSatisfiesAsWellPinsNothing() throws {
+        // q3.saves read 4 (0.55) or 3 (0.40). saves <= shots (4, sure) holds for both, so it does not
+        // decide; the balance and the saves total each have another doubtful number. Not confirmed.
+        let r = Self.corroborate([
+            "q3.saves": (.integer(4), [(.integer(4), 0.55), (.integer(3), 0.40)]),
+            "q3.goals": (.integer(0), [(.integer(0), 0.60), (.integer(5), 0.35)]),
+            "total.saves": (.integer(37), [(.integer(37), 0.60), (.integer(42), 0.35)]),
+        ])
+        #expect(abs((r["q3.saves"]?.confidence ?? 0) - 55) < 1e-9)
+    }
+
+    @Test func sureNumbersWithAlternativesOfTheirOwnStillPin() throws {
+        // As the network gives them: every number with a second guess at 1%. The row still decides q2.shots.
+        var readings = SuggestionTests.readings(["q2.shots": (.integer(70), [(.integer(70), 0.60), (.integer(10), 0.38), (.integer(16), 0.02)])])
+        for i in readings.indices where readings[i].reading.alternatives.isEmpty {
+            guard case .integer(let n) = readings[i].reading.value else { continue }
+            readings[i].reading.alternatives = [Alternative(value: .integer(n), probability: 0.99), Alternative(value: .integer(n + 1), probability: 0.01)]
+        }
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
+        let out = Dictionary(uniqueKeysWithValues: SumCorroboration(search: search).corroborate(readings).map { ($0.id, $0.reading) })
+        #expect(out["q2.shots"]?.value == .integer(10))
+        #expect((out["q2.shots"]?.confidence ?? 0) >= 70)
+        #expect(out.values.filter { $0.alternatives.count > 1 }.allSatisfy { $0.confidence >= 70 })
+    }
+
+    @Test func aFailingCheckboxRuleDoesNotStopTheWeighing() throws {
+        // Neither context box ticked (a person's to settle); the doubtful 0 is still confirmed by its row.
+        var readings = SuggestionTests.readings(["q3.goals": (.integer(0), [(.integer(0), 0.55), (.integer(6), 0.40)])])
+        for i in readings.indices where readings[i].id.hasPrefix("context.") {
+            readings[i].reading = FieldReading(value: .boolean(false), text: "", confidence: 99)
+        }
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
+        let out = SumCorroboration(search: search).corroborate(readings)
+        #expect((out.first { $0.id == "q3.goals" }?.reading.confidence ?? 0) >= 90)
     }
 
     @Test func aReadingWithTheReadersNoteIsNotRaised() throws {

@@ -15,19 +15,21 @@ import Foundation
 ///   search `SuggestionSearch` makes for its suggestions), plus that one; a field's confidence is the
 ///   share of their probability that gives it its value.
 ///
+/// A reading already sure (at least `minConfidence`) gets its confidence with the sums, higher or lower.
 /// Two things keep a wrong number from being confirmed by another wrong one:
-/// - a value is taken as confirmed by the sums only when one rule pins it: every other field of that
-///   rule was read sure (at least `minConfidence`) and keeps its reading. A total misread by +50 and a
-///   period misread by +50 balance each other; with both doubtful no rule pins either, and both stay
-///   flagged (seen on 1 of 200 hand-filled sheets);
+/// - a doubtful value is taken as confirmed by the sums only when one rule pins it: every other field of
+///   that rule was read sure, with no note, and keeps its reading, and the rule holds for that value and
+///   for no other value the network listed (so `saves <= shots` pins nothing that 9 would satisfy as well
+///   as 4). A total misread by +50 and a period misread by +50 balance each other; with both doubtful no
+///   rule pins either, and both stay flagged (seen on 1 of 200 hand-filled sheets);
 /// - a reading the reader doubted for what it saw (crossed out, much smaller than the rest, outside its
 ///   range, a date or digit string, stray marks set aside: any reading with a note) is never raised.
 /// A value the sums prefer to the one read replaces it only when the network itself doubted its reading
 /// (under `minConfidence`) and gave that value real weight (`replacementSupport`), a rule pins it, and
 /// its confidence with the sums reaches `minConfidence`; the reading keeps the note of what the digits
-/// alone said, and its alternatives stay the network's. Otherwise the reading stays as read, and a
-/// broken rule flags it as before: a confident misread is the paper's word against the sums, for a
-/// person to settle.
+/// alone said, its alternatives stay the network's, and it is flagged: a person confirms a number the
+/// network's first choice disagreed with. Otherwise the reading stays as read, and a broken rule flags
+/// it as before: a confident misread is the paper's word against the sums, for a person to settle.
 public struct SumCorroboration {
     public let search: SuggestionSearch
     /// Fields read with less confidence are flagged; a rule's other fields must reach it to pin a value.
@@ -53,12 +55,17 @@ public struct SumCorroboration {
         guard !variable.isEmpty, variable.count <= 64 else { return readings }
         let read = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
         let values = read.mapValues(\.value)
-        let failing = rules.filter { !search.holds(values, [$0]) }
+        // A failing rule no weighed field reads (a context box left unticked) is for a person; it must not
+        // keep the sums from weighing the numbers.
+        let searched = Set(variable.map(\.id))
+        let failing = rules.filter { !search.holds(values, [$0]) && !$0.fields.isDisjoint(with: searched) }
         let options = variable.map { Self.options($0.reading) }
         let found = search.consistentCombinations(variable, options: options, values: values, failing: failing, limit: limit)
         guard let best = found.first else { return readings }
 
-        // The readings as read, as the story that the paper itself breaks a rule.
+        // The readings as read, as the story that the paper itself breaks a rule. It does not vouch for the
+        // numbers of the rules that break (one of them is wrong, which one is open), so a sure reading in a
+        // broken row loses confidence; the broken rule flags it anyway.
         let slip = failing.isEmpty ? 0 : best.probability / best.relativeToRead * search.slipRate
         let total = found.reduce(slip) { $0 + $1.probability }
         let failingFields = failing.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
@@ -71,13 +78,27 @@ public struct SumCorroboration {
             return (mass + (v == values[id] && !failingFields.contains(id) ? slip : 0)) / total
         }
         func keptSure(_ id: String) -> Bool {
-            (read[id]?.confidence ?? 0) >= minConfidence && value(id, in: best) == values[id]
+            guard let reading = read[id] else { return false }
+            return reading.confidence >= minConfidence && reading.notes.isEmpty && value(id, in: best) == values[id]
         }
-        func pinned(_ id: String) -> Bool {
-            rules.contains { $0.fields.contains(id) && $0.fields.allSatisfy { $0 == id || keptSure($0) } }
+        var bestValues = values
+        for change in best.changes { bestValues[change.field] = change.to }
+        /// A rule pins a field's value when its other fields were read sure and are kept, and it holds for
+        /// that value and for no other value the network listed: the rule, not chance, decides between them.
+        func pinned(_ id: String, _ v: FieldValue, _ alternatives: [Alternative]) -> Bool {
+            rules.contains { rule in
+                guard rule.fields.contains(id), rule.fields.allSatisfy({ $0 == id || keptSure($0) }) else { return false }
+                var trial = bestValues
+                trial[id] = v
+                guard search.holds(trial, [rule]) else { return false }
+                return alternatives.allSatisfy { alternative in
+                    guard alternative.value != v else { return true }
+                    trial[id] = alternative.value
+                    return !search.holds(trial, [rule])
+                }
+            }
         }
 
-        let searched = Set(variable.map(\.id))
         return readings.map { entry in
             guard searched.contains(entry.id), let preferred = value(entry.id, in: best) else { return entry }
             var reading = entry.reading
@@ -94,18 +115,20 @@ public struct SumCorroboration {
             let listed = min(1, reading.alternatives.reduce(0) { $0 + $1.probability })
             let withSums = 100 * listed * posterior(entry.id, preferred)
             if preferred == reading.value {
-                let confirmed = (alone >= minConfidence || pinned(entry.id)) && !readerDoubted
+                let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives)) && !readerDoubted
                 reading.confidence = confirmed ? withSums : min(alone, withSums)
                 if abs(reading.confidence - alone) >= 1 {
                     reading.notes.append("confidence \(Int(reading.confidence.rounded())) with the sums, \(Int(alone.rounded())) alone")
                 }
             } else {
                 let runnerUp = reading.alternatives.first { $0.value == preferred }?.probability ?? 0
-                if alone < minConfidence, runnerUp >= replacementSupport, pinned(entry.id), !readerDoubted,
-                   withSums >= minConfidence {
+                if alone < minConfidence, runnerUp >= replacementSupport, pinned(entry.id, preferred, reading.alternatives),
+                   !readerDoubted, withSums >= minConfidence {
                     reading.notes.append("\(Self.readFromSumsNote) \(reading.value) (confidence \(Int(alone.rounded()))); the sums make \(preferred) likelier")
                     reading.value = preferred
                     reading.confidence = withSums
+                    // Still a person's to confirm: the network's own first choice was another number.
+                    reading.flagged = true
                 } else if !failingFields.contains(entry.id) {
                     // Read consistently, yet another value fits the sums better: the reading is in doubt.
                     reading.confidence = min(alone, 100 * listed * posterior(entry.id, reading.value))
