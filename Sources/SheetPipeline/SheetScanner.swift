@@ -103,7 +103,8 @@ public final class SheetScanner {
             let rules = parsedRules[key] ?? ParsedRules(template)
             parsedRules[key] = rules
             let read = try zip(template.fields, recognizer.read(cells)).map { (id: $0.id, reading: $1) }
-            let corroboration = SumCorroboration(search: SuggestionSearch(template: template, rules: rules), minConfidence: options.minConfidence)
+            let search = SuggestionSearch(template: template, rules: rules)
+            let corroboration = SumCorroboration(search: search, minConfidence: options.minConfidence)
             var fields = corroboration.corroborate(read).map { field in
                 var reading = field.reading
                 if reading.confidence < options.minConfidence {
@@ -138,7 +139,7 @@ public final class SheetScanner {
                     reading.confidence = read[i].reading.confidence
                     return (id: field.id, reading: reading)
                 }
-                switch SuggestionSearch(template: template, rules: rules).search(ownConfidence) {
+                switch search.search(ownConfidence) {
                 case .suggestion(let suggestion): result.suggestions = [suggestion]
                 case .inconsistent:
                     result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"

@@ -245,11 +245,16 @@ public struct SuggestionSearch {
         if reading.alternatives.isEmpty {
             return reading.confidence < 50 ? (max(reading.confidence / 100, 1e-4), 1 - reading.confidence / 100) : nil
         }
-        // The confidence can sit under the network's probability: the reader caps it when the glyph is
-        // much smaller than the sheet's others, or looks crossed out. That doubt counts too.
-        let offered = reading.alternatives.first { $0.value == reading.value }?.probability ?? 1
-        let read = max(min(offered, reading.confidence / 100), 1e-4)
+        let read = Self.readProbability(reading)
         return (read, max(1 - reading.alternatives.reduce(0) { $0 + $1.probability }, 1 - read))
+    }
+
+    /// The probability of the value read, as the search weighs it: the network's, or the reader's
+    /// confidence where that is lower — the reader caps it when the glyph is much smaller than the sheet's
+    /// others, or looks crossed out, and that doubt counts too. Never quite 0.
+    static func readProbability(_ reading: FieldReading) -> Double {
+        let offered = reading.alternatives.first { $0.value == reading.value }?.probability ?? 1
+        return max(min(offered, reading.confidence / 100), 1e-4)
     }
 
     private func kind(of id: String) -> FieldKind? { kinds[id] }

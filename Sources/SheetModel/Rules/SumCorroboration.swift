@@ -151,8 +151,8 @@ public struct SumCorroboration {
     /// confidence: the reader lowers it below the network's probability when it doubts what it saw.
     static func options(_ reading: FieldReading) -> [Alternative] {
         reading.alternatives.map { alternative in
-            guard alternative.value == reading.value else { return alternative }
-            return Alternative(value: alternative.value, probability: max(min(alternative.probability, reading.confidence / 100), 1e-4))
+            alternative.value == reading.value
+                ? Alternative(value: alternative.value, probability: SuggestionSearch.readProbability(reading)) : alternative
         }.sorted { $0.probability > $1.probability }
     }
 }
