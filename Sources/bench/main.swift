@@ -33,11 +33,25 @@ func benchDigits(_ weights: String?) throws {
     print(String(format: "digit network: median %.3f ms per digit (rounds %.3f–%.3f; checksum %.3f)", t.median, t.low, t.high, sink))
 }
 
-/// A lacrosse sheet read with three doubtful digits (three alternatives each) that break four rules.
-func benchSuggest() throws {
+/// The lacrosse goalie template, from the repository's Templates folder.
+func lacrosseTemplate() throws -> SheetTemplate {
     let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
-    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    return try SheetTemplate.decode(try Data(contentsOf: path))
+}
+
+/// The sheets of `template` in a `statsheet scan --json` output, each with its readings in the template's
+/// field order: the order the scanner passes them in, which the JSON object does not keep.
+func sheets(of template: SheetTemplate, in scanOutput: String) throws -> [(result: SheetResult, readings: [(id: String, reading: FieldReading)])] {
+    try String(contentsOfFile: scanOutput, encoding: .utf8).split(separator: "\n")
+        .map { try JSONDecoder().decode(SheetResult.self, from: Data($0.utf8)) }
+        .filter { $0.template == template.id }
+        .map { result in (result, template.fields.compactMap { field in result.fields.first { $0.id == field.id } }) }
+}
+
+/// A lacrosse sheet read with three doubtful digits (three alternatives each) that break four rules.
+func benchSuggest() throws {
+    let template = try lacrosseTemplate()
     var values: [String: FieldValue] = ["date": .string("2026-04-11"), "context.hs": .boolean(true)]
     for (row, saves, goals) in [("q1", 9, 2), ("q2", 7, 3), ("q3", 4, 0), ("q4", 17, 3)] {
         values["\(row).shots"] = .integer(saves + goals); values["\(row).saves"] = .integer(saves); values["\(row).goals"] = .integer(goals)
@@ -63,14 +77,9 @@ func benchSuggest() throws {
 /// The search on every sheet of a `statsheet scan --json` output whose rules failed: the median and the
 /// slowest sheet, each the median of its rounds.
 func benchSuggest(scanOutput: String) throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
-    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    let template = try lacrosseTemplate()
     let search = SuggestionSearch(template: template, today: Date())
-    let sheets = try String(contentsOfFile: scanOutput, encoding: .utf8).split(separator: "\n")
-        .map { try JSONDecoder().decode(SheetResult.self, from: Data($0.utf8)) }
-        .filter { $0.template == template.id && !$0.ruleFailures.isEmpty }
-        .map { $0.fields.map { (id: $0.id, reading: $0.reading) } }
+    let sheets = try sheets(of: template, in: scanOutput).filter { !$0.result.ruleFailures.isEmpty }.map(\.readings)
     var perSheet: [Double] = []
     var found = 0
     for readings in sheets {
@@ -88,15 +97,9 @@ func benchSuggest(scanOutput: String) throws {
 /// are the network's, but a sheet the sums mended now adds up, so its search ends sooner than the
 /// scanner's did. The figures are a lower bound on the sheets the sums changed.
 func benchCorroborate(scanOutput: String) throws {
-    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Templates/lacrosse-goalie.json")
-    let template = try SheetTemplate.decode(try Data(contentsOf: path))
+    let template = try lacrosseTemplate()
     let corroboration = SumCorroboration(search: SuggestionSearch(template: template, today: Date()))
-    let sheets = try String(contentsOfFile: scanOutput, encoding: .utf8).split(separator: "\n")
-        .map { try JSONDecoder().decode(SheetResult.self, from: Data($0.utf8)) }
-        .filter { $0.template == template.id }
-        // The JSON object's field order is not kept; the template's order is what the scanner passes.
-        .map { result in template.fields.compactMap { field in result.fields.first { $0.id == field.id } } }
+    let sheets = try sheets(of: template, in: scanOutput).map(\.readings)
     guard !sheets.isEmpty else { return print("no lacrosse sheet in \(scanOutput)") }
     var perSheet: [Double] = []
     var sink = 0.0
