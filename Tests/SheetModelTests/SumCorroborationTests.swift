@@ -9,10 +9,15 @@ import Testing
                             confidence: [String: Double] = [:]) -> [String: FieldReading] {
         var readings = SuggestionTests.readings(misreads)
         for i in readings.indices { if let c = confidence[readings[i].id] { readings[i].reading.confidence = c } }
+        return Dictionary(uniqueKeysWithValues: corroborate(readings).map { ($0.id, $0.reading) })
+    }
+
+    /// The readings weighed against the lacrosse template's sums, in the order given.
+    static func corroborate(_ readings: [(id: String, reading: FieldReading)]) -> [(id: String, reading: FieldReading)] {
         let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
         let out = SumCorroboration(search: search).corroborate(readings)
         #expect(out.map(\.id) == readings.map(\.id))
-        return Dictionary(uniqueKeysWithValues: out.map { ($0.id, $0.reading) })
+        return out
     }
 
     @Test func aMisreadTheSureRowContradictsIsReadAsTheRowDemands() throws {
@@ -117,8 +122,7 @@ import Testing
             guard case .integer(let n) = readings[i].reading.value else { continue }
             readings[i].reading.alternatives = [Alternative(value: .integer(n), probability: 0.99), Alternative(value: .integer(n + 1), probability: 0.01)]
         }
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
-        let out = Dictionary(uniqueKeysWithValues: SumCorroboration(search: search).corroborate(readings).map { ($0.id, $0.reading) })
+        let out = Dictionary(uniqueKeysWithValues: Self.corroborate(readings).map { ($0.id, $0.reading) })
         #expect(out["q2.shots"]?.value == .integer(10))
         #expect((out["q2.shots"]?.confidence ?? 0) >= 70)
         #expect(out.values.filter { $0.alternatives.count > 1 }.allSatisfy { $0.confidence >= 70 })
@@ -130,8 +134,7 @@ import Testing
         for i in readings.indices where readings[i].id.hasPrefix("context.") {
             readings[i].reading = FieldReading(value: .boolean(false), text: "", confidence: 99)
         }
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
-        let out = SumCorroboration(search: search).corroborate(readings)
+        let out = Self.corroborate(readings)
         #expect((out.first { $0.id == "q3.goals" }?.reading.confidence ?? 0) >= 90)
     }
 
@@ -140,8 +143,7 @@ import Testing
         var readings = SuggestionTests.readings(["q3.goals": (.integer(0), [(.integer(0), 0.55), (.integer(6), 0.40)])])
         let i = try #require(readings.firstIndex { $0.id == "q3.goals" })
         readings[i].reading.notes = ["1 stray mark ignored"]
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
-        let out = SumCorroboration(search: search).corroborate(readings)
+        let out = Self.corroborate(readings)
         #expect(abs(out[i].reading.confidence - 55) < 1e-9)
     }
 
@@ -164,8 +166,7 @@ import Testing
 
     @Test func readingsWithoutAlternativesAreLeftAlone() throws {
         let readings = SuggestionTests.readings([:])
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: SuggestionTests.today)
-        let out = SumCorroboration(search: search).corroborate(readings)
+        let out = Self.corroborate(readings)
         #expect(out.map(\.reading) == readings.map(\.reading))
     }
 }
