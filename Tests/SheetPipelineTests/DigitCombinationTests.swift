@@ -40,4 +40,31 @@ import Testing
         let values = DigitCombination.values(DigitCombination.candidates([Self.box([10: 0.99])], perBox: 1), kind: .count)
         #expect(values.isEmpty)
     }
+
+    @Test func aRangeKeepsTheValuesItAllowsWithTheirProbabilityGivenTheRange() {
+        // A long-flagged 1 read as 7: "72" at 0.6, "12" at 0.3, "22" at 0.05; a quarter allows 0–49.
+        let read: [(value: FieldValue, probability: Double)] = [(.integer(72), 0.6), (.integer(12), 0.3), (.integer(22), 0.05), (.empty, 0.01)]
+        let inRange = DigitCombination.withinRange(read, 0...49)
+        #expect(abs(inRange.outside - 0.6) < 1e-12)
+        #expect(inRange.values.map(\.value) == [.integer(12), .integer(22), .empty])
+        // Divided by the 0.4 the ink left in the range, listed or not: 0.3 / 0.4, not 0.3 / 0.36.
+        #expect(abs(inRange.values[0].probability - 0.75) < 1e-12)
+        #expect(abs(inRange.values[1].probability - 0.125) < 1e-12)
+    }
+
+    @Test func aRangeChangesNothingWhenTheInkStaysInsideIt() {
+        let read: [(value: FieldValue, probability: Double)] = [(.integer(12), 0.9), (.integer(17), 0.05)]
+        let inRange = DigitCombination.withinRange(read, 0...49)
+        #expect(inRange.outside == 0)
+        #expect(inRange.values.map(\.value) == read.map(\.value))
+        #expect(inRange.values.map(\.probability) == read.map(\.probability))
+        // Without a range, even 72 stays.
+        #expect(DigitCombination.withinRange([(.integer(72), 1)], nil).values.map(\.value) == [.integer(72)])
+    }
+
+    @Test func aRangeNothingListedFitsLeavesNoValue() {
+        let inRange = DigitCombination.withinRange([(.integer(72), 0.7), (.integer(77), 0.3)], 0...49)
+        #expect(inRange.values.isEmpty)
+        #expect(abs(inRange.outside - 1) < 1e-12)
+    }
 }

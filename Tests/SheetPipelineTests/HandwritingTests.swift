@@ -1,7 +1,7 @@
 import DigitNet
 import OCRKit
 import SheetModel
-import SheetPipeline
+@testable import SheetPipeline
 import Testing
 
 /// Segmentation on hand-made component masks: what becomes one character, what is a stray mark.
@@ -127,6 +127,56 @@ import Testing
         let dot = try reader.read(empty, try cell(empty, of: page)).reading
         #expect(dot.value == .empty)
         #expect(dot.confidence >= 70)
+    }
+
+    /// Writes `digits` one per comb box of `field`, as the bitmap font draws them.
+    func write(_ digits: String, in field: FieldSpec, on page: Image) throws {
+        let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
+        for (box, digit) in zip(field.boxes, digits.map(String.init)) {
+            page.drawText(digit, x: px(box.center.x) - font.width(of: digit) / 2, baseline: px(box.maxY - box.height * 0.25), font: font)
+        }
+    }
+
+    @Test func aNumberItsRangeRulesOutIsReadInsideItAndFlaggedNeverConfidentlyChanged() throws {
+        let template = try Fixtures.lacrosse()
+        var values = Fixtures.game
+        values["q2.shots"] = .empty
+        values["total.shots"] = .empty
+        let page = try Fixtures.filledSheet(template, values: values, dpi: dpi)
+        let quarter = try #require(template.field("q2.shots")), total = try #require(template.field("total.shots"))
+        #expect(quarter.allowedRange == 0...49 && total.allowedRange == 0...99)
+        try write("72", in: quarter, on: page)
+        try write("72", in: total, on: page)
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        // A game's total may be 72: read as written.
+        let inTotal = try reader.read(total, try cell(total, of: page)).reading
+        #expect(inTotal.value == .integer(72))
+        #expect(inTotal.confidence >= 70)
+        // No quarter has 72 shots: the likeliest value the range allows, for a person to confirm, told
+        // what the digits alone said; every alternative lies in the range.
+        let inQuarter = try reader.read(quarter, try cell(quarter, of: page)).reading
+        guard case .integer(let n) = inQuarter.value else { Issue.record("read \(inQuarter.value)"); return }
+        #expect((0...49).contains(n))
+        #expect(inQuarter.confidence < 70)
+        #expect(inQuarter.notes.contains { $0.hasPrefix("72, the digits' first choice (confidence") && $0.hasSuffix("is outside 0–49") })
+        #expect(inQuarter.alternatives.allSatisfy { if case .integer(let v) = $0.value { (0...49).contains(v) } else { true } })
+    }
+}
+
+extension HandwrittenDigitReaderTests {
+    @Test func aValueTheRangeChoseIsFlaggedHoweverLikelyTheRangeMakesIt() throws {
+        // "72" at 0.6 and "12" at 0.38: given that a quarter holds at most 49, 12 is 95% likely. Still the
+        // network's first choice was 72, so a person confirms it.
+        let read: [(value: FieldValue, probability: Double)] = [(.integer(72), 0.6), (.integer(12), 0.38)]
+        let doubt = try #require(HandwrittenDigitReader.rangeDoubt(.integer(12), confidence: 95, read: read, range: 0...49))
+        #expect(doubt.confidence == 40)
+        #expect(doubt.note == "72, the digits' first choice (confidence 60), is outside 0–49")
+        // The ink's own first choice in range: the range has no say.
+        #expect(HandwrittenDigitReader.rangeDoubt(.integer(12), confidence: 95, read: read, range: 0...99) == nil)
+        // Nothing listed in range: the value stays as read, doubted.
+        let outside = try #require(HandwrittenDigitReader.rangeDoubt(.integer(72), confidence: 60, read: read, range: 0...9))
+        #expect(outside.confidence == 40)
+        #expect(outside.note == "72 is outside 0–9")
     }
 }
 

@@ -13,10 +13,10 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (50.7%, 46.5%, 46.9%, 37.5%, 60.8%) since the sums were weighed in (53.0%,
-    /// 47.5%, 46.9%, 37.5%, 60.8% before; a box score has more fields than the search weighs).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.53), ("lacrosse-goalie", "handwritten-scan", 8, 0.49),
-                      ("hockey-goalie", "handwritten-phone", 8, 0.49), ("soccer-keeper", "handwritten-phone", 8, 0.41),
+    /// what eval measures (47.3%, 38.5%, 31.3%, 34.6%, 60.7%) since a period's count is read within its
+    /// range (50.7%, 46.5%, 46.9%, 37.5%, 60.8% before; the box score's ranges are unchanged).
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.50), ("lacrosse-goalie", "handwritten-scan", 8, 0.42),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.35), ("soccer-keeper", "handwritten-phone", 8, 0.38),
                       ("basketball-box", "handwritten-phone", 6, 0.62)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
@@ -101,11 +101,11 @@ import Testing
         }
     }
 
-    /// Measured with the committed weights (eval, 2026-11-22): phone 90.3% right, 100% of unflagged
-    /// right, 54.7% flagged; scans 92.0%, 100%, 47.0%. Issue 3's goal (99% right, ≤5% flagged) is not
+    /// Measured with the committed weights (eval, 2026-11-23): 92.8%, 93.5%, 96.1%, 91.3% and 92.5% of
+    /// the numbers right, 100% of the unflagged ones. Issue 3's goal (99% right, ≤5% flagged) is not
     /// reached yet; these floors keep what is.
     enum Floors {
-        static let accuracy = 0.88
+        static let accuracy = 0.90
         static let unflaggedAccuracy = 0.995
         /// Numbers no rule reads (basketball jersey numbers): 84.7% measured.
         static let uncheckedAccuracy = 0.80

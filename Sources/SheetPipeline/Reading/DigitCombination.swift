@@ -53,4 +53,26 @@ public enum DigitCombination {
         }
         return merged.sorted { $0.probability > $1.probability }
     }
+
+    /// The values a count's range allows, each with its probability given the ink *and* that the value
+    /// lies in the range, and the probability the ink alone put on values outside it.
+    ///
+    /// The range is a fact about the game, not about the ink: no goalie faces 72 shots in a quarter, so
+    /// a quarter's "72" whose alternatives include 12 is a 12 written with a long-flagged 1 — read the way
+    /// a stat keeper reads it. The probabilities are divided by one minus the listed probability outside,
+    /// not by the listed probability inside: what the candidates left unlisted may lie in the range too,
+    /// and this way a value never looks surer than the ink and the range together make it.
+    /// Values that are no integer (empty) are kept as they are; without a range, nothing changes.
+    public static func withinRange(_ values: [(value: FieldValue, probability: Double)], _ range: ClosedRange<Int>?)
+        -> (values: [(value: FieldValue, probability: Double)], outside: Double) {
+        guard let range else { return (values, 0) }
+        func allowed(_ value: FieldValue) -> Bool {
+            if case .integer(let n) = value { return range.contains(n) }
+            return true
+        }
+        let outside = values.reduce(0) { allowed($1.value) ? $0 : $0 + $1.probability }
+        let inside = 1 - min(outside, 1)
+        guard outside > 0, inside > 0 else { return (outside > 0 ? [] : values, outside) }
+        return (values.filter { allowed($0.value) }.map { ($0.value, min(1, $0.probability / inside)) }, outside)
+    }
 }
