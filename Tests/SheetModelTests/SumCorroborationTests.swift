@@ -45,21 +45,27 @@ import Testing
         #expect((r["q2.shots"]?.confidence ?? 100) < 70)
     }
 
-    @Test func aConfidentReadingIsNotReplacedByTheSums() throws {
-        // Read 70 at 0.75, 10 at 0.24: the sums prefer 10 (0.24 against a 1% slip of 0.75), but the network
-        // was sure of what it saw. The broken row flags it for a person.
+    @Test func aSureReadingTwoSumsBreakWithIsReadAsTheyDemand() throws {
+        // Read 70 at 0.75, 10 at 0.24: the q2 row (7 + 3) and the shots column both say 10, and 0.24 is far
+        // likelier than a 1% slip of 0.75. The network was sure, so a person confirms the change.
         let r = Self.corroborate(["q2.shots": (.integer(70), [(.integer(70), 0.75), (.integer(10), 0.24), (.integer(16), 0.01)])])
-        #expect(r["q2.shots"]?.value == .integer(70))
-        #expect(r["q2.shots"]?.confidence == 75)
         let shots = try #require(r["q2.shots"])
-        #expect(!SumCorroboration.readFromSums(shots))
+        #expect(shots.value == .integer(10))
+        #expect(abs(shots.confidence - 100 * 0.24 / (0.24 + 0.75 * 0.01)) < 1e-6)
+        #expect(SumCorroboration.readFromSums(shots))
+        #expect(shots.flagged)
     }
 
-    @Test func aValueTheNetworkBarelyConsideredDoesNotReplaceADoubtfulReading() throws {
-        // Read 53 at 0.44 and 52 at 0.28; the row says 4, which the network gave 0.07 (a crossed-out
-        // digit's correction, say). Not enough of the ink's own say: left as read.
-        let r = Self.corroborate(["q3.saves": (.integer(53), [(.integer(53), 0.44), (.integer(52), 0.28), (.integer(4), 0.07)])])
-        #expect(r["q3.saves"]?.value == .integer(53))
+    @Test func aSureReadingOnlyOneSumBreaksWithIsLeftAsRead() throws {
+        // q1.clears read 8 at 0.75, 3 at 0.24: the clears column alone says 3. One sum is not enough to
+        // overrule a sure reading (another clears could be the misread); the broken column flags it.
+        let r = Self.corroborate(["q1.clears": (.integer(8), [(.integer(8), 0.75), (.integer(3), 0.24), (.integer(6), 0.01)])])
+        let clears = try #require(r["q1.clears"])
+        #expect(clears.value == .integer(8))
+        #expect(!SumCorroboration.readFromSums(clears))
+        // The same doubtful (0.60 / 0.38) is read from the column, which pins it.
+        let doubtful = Self.corroborate(["q1.clears": (.integer(8), [(.integer(8), 0.60), (.integer(3), 0.38), (.integer(6), 0.02)])])
+        #expect(doubtful["q1.clears"]?.value == .integer(3))
     }
 
     @Test func aSlipIsLikelierThanAValueTheNetworkAllButRuledOut() throws {
