@@ -69,6 +69,14 @@ import Testing
 
     func px(_ v: Double) -> Int { Int((v * scale).rounded()) }
 
+    /// The lacrosse sheet filled with `Fixtures.game`, but for `ids`, left empty for a test to write in.
+    func sheet(leavingEmpty ids: [String]) throws -> (SheetTemplate, Image) {
+        let template = try Fixtures.lacrosse()
+        var values = Fixtures.game
+        for id in ids { values[id] = .empty }
+        return (template, try Fixtures.filledSheet(template, values: values, dpi: dpi))
+    }
+
     @Test func readsEveryNumberWithACalibratedConfidenceAndAlternatives() throws {
         let template = try Fixtures.lacrosse()
         let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
@@ -87,10 +95,7 @@ import Testing
     }
 
     @Test func aCrossedOutDigitIsFlaggedNotGuessed() throws {
-        let template = try Fixtures.lacrosse()
-        var values = Fixtures.game
-        values["q2.clears"] = .empty
-        let page = try Fixtures.filledSheet(template, values: values, dpi: dpi)
+        let (template, page) = try sheet(leavingEmpty: ["q2.clears"])
         let field = try #require(template.fields.first { $0.id == "q2.clears" })
         // A digit written in the left box, struck through with a heavy X, and the correction beside it.
         let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
@@ -105,11 +110,7 @@ import Testing
     }
 
     @Test func aNumberWrittenAcrossTheDividerAndAStrayDotAreReadRight() throws {
-        let template = try Fixtures.lacrosse()
-        var values = Fixtures.game
-        values["q3.shots"] = .empty
-        values["ot.saves"] = .empty
-        let page = try Fixtures.filledSheet(template, values: values, dpi: dpi)
+        let (template, page) = try sheet(leavingEmpty: ["q3.shots", "ot.saves"])
         let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
         let across = try #require(template.fields.first { $0.id == "q3.shots" })
         // "16" written as one number over the divider: the 1 close left of it, the 6 close right, neither
@@ -138,11 +139,7 @@ import Testing
     }
 
     @Test func aNumberItsRangeRulesOutIsReadInsideItAndFlaggedNeverConfidentlyChanged() throws {
-        let template = try Fixtures.lacrosse()
-        var values = Fixtures.game
-        values["q2.shots"] = .empty
-        values["total.shots"] = .empty
-        let page = try Fixtures.filledSheet(template, values: values, dpi: dpi)
+        let (template, page) = try sheet(leavingEmpty: ["q2.shots", "total.shots"])
         let quarter = try #require(template.field("q2.shots")), total = try #require(template.field("total.shots"))
         #expect(quarter.allowedRange == 0...49 && total.allowedRange == 0...99)
         try write("72", in: quarter, on: page)
