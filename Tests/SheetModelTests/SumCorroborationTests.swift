@@ -68,6 +68,48 @@ import Testing
         #expect(doubtful["q1.clears"]?.value == .integer(3))
     }
 
+    @Test func aSureReadingIsNotReplacedWhenItsSecondSumHasAnotherDoubtfulNumber() throws {
+        // The sure 70 (0.75) of the test above, but total.shots was doubtful (45 at 0.65): the shots column
+        // is no independent sum, so only the row speaks for 10, and a sure reading needs two.
+        let r = Self.corroborate([
+            "q2.shots": (.integer(70), [(.integer(70), 0.75), (.integer(10), 0.24), (.integer(16), 0.01)]),
+            "total.shots": (.integer(45), [(.integer(45), 0.65), (.integer(48), 0.30)]),
+        ])
+        #expect(r["q2.shots"]?.value == .integer(70))
+    }
+
+    @Test func aNumberAValueFromOneSumWasMadeToBalanceStaysFlagged() throws {
+        // 0 clears written in q2, read 5 at 0.99; the total 19 read at 0.60, 24 at 0.30. The clears column
+        // alone takes the total to 24 (wrong, and flagged). It then adds up, so it flags nothing itself:
+        // its other numbers, the misread among them, must stay flagged.
+        let r = Self.corroborate([
+            "q2.clears": (.integer(5), [(.integer(5), 0.99), (.integer(0), 0.005)]),
+            "total.clears": (.integer(19), [(.integer(19), 0.60), (.integer(24), 0.30), (.integer(14), 0.05)]),
+        ])
+        let total = try #require(r["total.clears"])
+        #expect(total.value == .integer(24) && total.flagged)
+        for row in ["q1", "q2", "q3", "q4", "ot"] {
+            let clears = try #require(r["\(row).clears"])
+            #expect(clears.flagged, "\(row).clears")
+            #expect(clears.notes.contains("in clears.periods-sum, which adds up only with the value the sums chose for total.clears"))
+        }
+    }
+
+    @Test func aNumberAnotherSureSumConfirmsIsNotFlaggedForAValueFromOneSum() throws {
+        // q2.shots 70 (0.60) / 10 (0.38) read as 10 from its row; total.shots was doubtful, so only the
+        // row vouches for 10. The row's saves and goals are each confirmed by their own sure column; the
+        // other quarters' shots by their rows; the doubtful total by nothing, so it alone stays flagged.
+        let r = Self.corroborate([
+            "q2.shots": (.integer(70), [(.integer(70), 0.60), (.integer(10), 0.38), (.integer(16), 0.02)]),
+            "total.shots": (.integer(45), [(.integer(45), 0.65), (.integer(48), 0.30)]),
+        ])
+        #expect(r["q2.shots"]?.value == .integer(10))
+        for id in ["q2.saves", "q2.goals", "q1.shots", "q3.shots", "q4.shots"] {
+            #expect(r[id]?.flagged == false, "\(id)")
+        }
+        #expect(r["total.shots"]?.flagged == true)
+    }
+
     @Test func aSlipIsLikelierThanAValueTheNetworkAllButRuledOut() throws {
         // The same misread with 10 at 0.02: a stat keeper's slip (1%) of a 0.97 reading weighs about as
         // much, so the reading stays 70 and the broken row will flag it.

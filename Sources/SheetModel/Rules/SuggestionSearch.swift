@@ -84,8 +84,8 @@ public struct SuggestionSearch {
         self.kinds = RuleEvaluator.kinds(of: template.fields)
         // Warnings (a sixth foul) describe unusual play, not a misread: the search mends errors only.
         self.rules = (rules ?? ParsedRules(template)).rules.filter { $0.spec.effectiveSeverity == .error }
-            .compactMap(\.expression).enumerated()
-            .map { CheckedRule(id: $0, expression: $1, fields: Set($1.fieldIDs(in: template.fields))) }
+            .compactMap { rule in rule.expression.map { (name: rule.spec.id, expression: $0) } }.enumerated()
+            .map { CheckedRule(id: $0, name: $1.name, expression: $1.expression, fields: Set($1.expression.fieldIDs(in: template.fields))) }
     }
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
@@ -277,6 +277,8 @@ public struct SuggestionSearch {
 /// A parsed rule with the fields it reads; `id` is its place in the template's list.
 struct CheckedRule {
     let id: Int
+    /// The template's id for the rule (`q2.balance`).
+    let name: String
     let expression: Expression
     let fields: Set<String>
 }
