@@ -62,7 +62,8 @@ public enum DigitCombination {
     /// a stat keeper reads it. The probabilities are divided by one minus the listed probability outside,
     /// not by the listed probability inside: what the candidates left unlisted may lie in the range too,
     /// and this way a value never looks surer than the ink and the range together make it.
-    /// Values that are no integer (empty) are kept as they are; without a range, nothing changes.
+    /// A value that is no integer is kept as it is (a count's values are all integers; this keeps the
+    /// function whole); without a range, nothing changes. `outside` is for tests and tuning.
     public static func withinRange(_ values: [(value: FieldValue, probability: Double)], _ range: ClosedRange<Int>?)
         -> (values: [(value: FieldValue, probability: Double)], outside: Double) {
         guard let range else { return (values, 0) }
