@@ -29,13 +29,24 @@ import Testing
     static func store(_ source: URL = scanned) throws -> (folder: URL, db: String) {
         let folder = try CLITests.temporaryFolder()
         let db = folder.appendingPathComponent("store.sqlite")
-        let queue = try DatabaseQueue(path: source.path)
-        try queue.backup(to: try DatabaseQueue(path: db.path))
+        let copy = try database(db.path)
+        try database(source.path).backup(to: copy)
+        // Closed now rather than whenever its last reference goes: the test opens the copy next, and
+        // under load a connection still closing held it locked ("database is locked", once in CI).
+        try copy.close()
         return (folder, db.path)
     }
 
+    /// The test's own connection to a store: it waits for a lock the statsheet process holds instead of
+    /// failing at once (GRDB's default).
+    static func database(_ path: String) throws -> DatabaseQueue {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        return try DatabaseQueue(path: path, configuration: configuration)
+    }
+
     static func query<T: DatabaseValueConvertible>(_ db: String, _ sql: String) throws -> T? {
-        try DatabaseQueue(path: db).read { try T.fetchOne($0, sql: sql) }
+        try database(db).read { try T.fetchOne($0, sql: sql) }
     }
 
     static func open(_ db: String, reviewer: String = "ann", environment: [String: String] = [:], columns: UInt16 = 80,
@@ -73,7 +84,7 @@ import Testing
         #expect(try Self.query(db, "SELECT clears FROM goalie_game_logs") == 41)
         #expect(try Self.query(db, "SELECT ot_clears FROM goalie_game_logs") == 2)
         #expect(try Self.query(db, "SELECT approved_by FROM goalie_game_logs") == "ann")
-        let row = try #require(try DatabaseQueue(path: db).read {
+        let row = try #require(try Self.database(db).read {
             try Row.fetchOne($0, sql: "SELECT * FROM corrections WHERE field = 'ot.clears'")
         })
         #expect(row["original_value"] as String == "1")
@@ -167,7 +178,7 @@ import Testing
     @Test func cellImageFromTheFileWhenTheStoreHasNone() throws {
         let (folder, db) = try Self.store()
         defer { try? FileManager.default.removeItem(at: folder) }
-        try DatabaseQueue(path: db).write { try $0.execute(sql: "DELETE FROM cell_images") }
+        try Self.database(db).write { try $0.execute(sql: "DELETE FROM cell_images") }
         let t = try Self.open(db, environment: ["NO_COLOR": "1"])
         #expect(t.waitFor("cell ot.saves"))
         #expect(!t.text().contains("no image of this cell"))
@@ -193,7 +204,7 @@ import Testing
             t.send("q")
             #expect(t.waitForExit() == 0)
         }
-        let rows = try DatabaseQueue(path: db).read { try Row.fetchAll($0, sql: "SELECT reviewer, field, new_value FROM corrections ORDER BY id") }
+        let rows = try Self.database(db).read { try Row.fetchAll($0, sql: "SELECT reviewer, field, new_value FROM corrections ORDER BY id") }
         #expect(rows.map { "\($0["reviewer"] as String) \($0["field"] as String) \($0["new_value"] as String)" } == ["ann ot.saves 0", "bob ot.clears 2", "ann ot.saves 5"])
     }
 
