@@ -281,6 +281,12 @@ struct CheckedRule {
     let name: String
     let expression: Expression
     let fields: Set<String>
+
+    /// An equality (`q2.saves + q2.goals == q2.shots`): it decides a number; an inequality only bounds it.
+    var isSum: Bool {
+        if case .binary(.equal, _, _) = expression { return true }
+        return false
+    }
 }
 
 /// A binary heap ordered by `above` (the top is the element that is above all others).

@@ -89,13 +89,17 @@ public struct SumCorroboration {
             guard let reading = read[id] else { return false }
             return reading.confidence >= minConfidence && reading.notes.isEmpty && value(id, in: best) == values[id]
         }
+        /// Every field of `rule` but `id` was read sure, with no note, and keeps its reading.
+        func othersKeptSure(_ rule: CheckedRule, _ id: String) -> Bool {
+            rule.fields.allSatisfy { $0 == id || keptSure($0) }
+        }
         var bestValues = values
         for change in best.changes { bestValues[change.field] = change.to }
         /// A rule pins a field's value when its other fields were read sure and are kept, and it holds for
         /// that value and for no other value the network listed: the rule, not chance, decides between them.
         func pinned(_ id: String, _ v: FieldValue, _ alternatives: [Alternative]) -> Bool {
             rules.contains { rule in
-                guard rule.fields.contains(id), rule.fields.allSatisfy({ $0 == id || keptSure($0) }) else { return false }
+                guard rule.fields.contains(id), othersKeptSure(rule, id) else { return false }
                 var trial = bestValues
                 trial[id] = v
                 guard search.holds(trial, [rule]) else { return false }
@@ -113,8 +117,7 @@ public struct SumCorroboration {
         /// balance, and the two would count one row twice.
         func vouchingSums(_ id: String, _ v: FieldValue) -> Int {
             rules.filter { rule in
-                guard case .binary(.equal, _, _) = rule.expression, rule.fields.contains(id),
-                      rule.fields.allSatisfy({ $0 == id || keptSure($0) }) else { return false }
+                guard rule.isSum, rule.fields.contains(id), othersKeptSure(rule, id) else { return false }
                 var trial = values
                 trial[id] = v
                 guard search.holds(trial, [rule]) else { return false }
@@ -168,8 +171,8 @@ public struct SumCorroboration {
         // with the value leave no number of theirs unexplained.
         func confirmedElsewhere(_ id: String, besides mended: CheckedRule) -> Bool {
             rules.contains { rule in
-                guard rule.id != mended.id, case .binary(.equal, _, _) = rule.expression, rule.fields.contains(id) else { return false }
-                return rule.fields.allSatisfy(keptSure) && search.holds(values, [rule])
+                rule.id != mended.id && rule.isSum && rule.fields.contains(id) && rule.fields.allSatisfy(keptSure)
+                    && search.holds(values, [rule])
             }
         }
         for entry in weighed where Self.readFromSums(entry.reading) {
