@@ -130,6 +130,27 @@ import Testing
         #expect(dot.confidence >= 70)
     }
 
+    @Test func aOneWrittenAlongTheDividerStaysWithItsNumber() throws {
+        let (template, page) = try sheet(["q3.shots": .empty])
+        let field = try #require(template.field("q3.shots"))
+        let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
+        let right = field.boxes[1], baseline = px(right.maxY - right.height * 0.25)
+        page.drawText("0", x: px(right.center.x) - font.width(of: "0") / 2, baseline: baseline, font: font)
+        // The 1 of "10": a felt-pen stem against the divider over most of the field's height, so that most
+        // ink runs across the divider are line and stem together. (The divider is the two boxes' 1-point
+        // edges side by side; the stem overlaps its left one by a pixel.)
+        let lineLeft = px(field.boxes[0].maxX) - px(1), stem = 6
+        try page.fill(PixelRect(x: lineLeft - stem + 1, y: px(field.rect.y + field.rect.height * 0.12), width: stem,
+                                height: px(field.rect.height * 0.76)), color: .black)
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let fieldCell = try cell(field, of: page)
+        // Cleaning keeps the stem: a component from left of the divider, most of the field's height tall.
+        let ink = try reader.cleaner.clean(field, in: fieldCell)
+        let dividerInCrop = ink.boxes[0].maxX
+        #expect(ink.components.contains { $0.bounds.x <= dividerInCrop - stem && Double($0.bounds.height) > 0.6 * Double(ink.boxes[0].height) })
+        #expect(try reader.read(field, fieldCell).reading.value == .integer(10))
+    }
+
     @Test func aNumberItsRangeRulesOutIsReadInsideItAndFlaggedNeverConfidentlyChanged() throws {
         let (template, page) = try sheet(["q2.shots": .integer(72), "total.shots": .integer(72)])
         let quarter = try #require(template.field("q2.shots")), total = try #require(template.field("total.shots"))
