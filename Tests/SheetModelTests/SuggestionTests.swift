@@ -134,4 +134,36 @@ import Testing
         guard case .suggestion(let t) = Self.search(played) else { Issue.record("expected a suggestion"); return }
         #expect(t.changes.first?.to == .integer(0))
     }
+
+    /// The game with `changes` written on it, and the sole suspect of the rules it breaks.
+    static func suspects(_ changes: [String: FieldValue]) -> [SuggestionSearch.Suspect] {
+        let values = LacrosseRuleTests.game.merging(changes) { $1 }
+        let template = LacrosseRuleTests.template
+        let failing = RuleCheck(template: template, values: values, today: today).failures().map(\.rule)
+        return SuggestionSearch(template: template, today: today).soleSuspects(values, failing: failing)
+    }
+
+    @Test func oneNumberBothItsSumsAccuseIsTheSoleSuspect() throws {
+        // q3.saves 4 read 9: q3's row and the saves column both demand 4 of it (and 9 saves of 4 shots
+        // breaks q3's inequality as well).
+        #expect(Self.suspects(["q3.saves": .integer(9)])
+                == [.init(field: "q3.saves", value: .integer(4), rules: ["q3.balance", "q3.saves-within-shots", "saves.periods-sum"])])
+        #expect(Self.suspects([:]).isEmpty)
+        // A misread clears number beside it is a group of its own, with no suspect (one sum): q3.saves
+        // still alone explains its two.
+        #expect(Self.suspects(["q3.saves": .integer(9), "q2.clears": .integer(6)]).map(\.field) == ["q3.saves"])
+    }
+
+    @Test func noSoleSuspectOnOneSumOrTwoMisreadsInOneGroup() {
+        // A clears number is in one sum only: any of the column's numbers could be the wrong one.
+        #expect(Self.suspects(["q2.clears": .integer(6)]).isEmpty)
+        // Two misreads that make the saves column add up break q2's row and the total's row: two groups
+        // of one sum each.
+        #expect(Self.suspects(["q2.saves": .integer(9), "total.saves": .integer(39)]).isEmpty)
+        // Two misreads in different rows and columns: q4's row shares q4.shots with the shots column, so
+        // the four failing rules are one group, and no number is in all of them.
+        #expect(Self.suspects(["q2.shots": .integer(16), "q4.goals": .integer(8)]).isEmpty)
+        // q2.saves and q2.goals both off, the row still adding up: the two columns fail, one sum each.
+        #expect(Self.suspects(["q2.saves": .integer(9), "q2.goals": .integer(1)]).isEmpty)
+    }
 }

@@ -143,5 +143,22 @@ import Testing
         #expect(bad.ruleFailures.contains { $0.rule == "shots.periods-sum" })
         // The paper itself is inconsistent and 14 was read with confidence: nothing is suggested.
         #expect(bad.suggestions.isEmpty, "\(bad.suggestions)")
+        // Its row and its column both demand 13 of q2.shots: that number is flagged, and the others of
+        // the two rules, read sure, are not, but are told why their rule fails.
+        let shots = try #require(bad.reading("q2.shots"))
+        #expect(shots.flagged && shots.notes.contains("its failing rules all add up if it is 13"), "\(shots.notes)")
+        for id in ["q2.saves", "q2.goals", "q1.shots", "q4.shots", "total.shots"] {
+            let partner = try #require(bad.reading(id))
+            #expect(!partner.flagged, "\(id): \(partner.notes)")
+            #expect(partner.notes.contains { $0.hasPrefix("in failing rule") && $0.hasSuffix("which q2.shots alone explains") }, "\(id)")
+        }
+
+        // A second slip elsewhere (q3's saves, in another row and column): no one number explains every
+        // failing rule, so every number they read is flagged.
+        slip["q3.saves"] = .integer(5)
+        let two = try AlignmentTests.scan(try Fixtures.filledSheet(template, values: slip))
+        for id in ["q2.shots", "q2.saves", "q2.goals", "total.shots", "q3.saves", "q3.shots", "q1.saves", "total.saves"] {
+            #expect(two.reading(id)?.flagged == true, "\(id)")
+        }
     }
 }

@@ -217,15 +217,8 @@ public struct SuggestionSearch {
         for (id, reading) in repairable where failing.allSatisfy({ $0.fields.contains(id) }) {
             guard let (readProbability, leftover) = doubt(reading) else { continue }
             let own = failing + rules.filter { $0.fields.contains(id) && !failingIDs.contains($0.id) }
-            let offered = Set(reading.alternatives.map(\.value))
-            let range = template.fields.first { $0.id == id }?.allowedRange ?? 0...99
-            var values = values
-            var demanded: [FieldValue] = []
-            for value in range.map(FieldValue.integer) where value != reading.value && !offered.contains(value) {
-                values[id] = value
-                if holds(values, own) { demanded.append(value) }
-                if demanded.count > 1 { break }
-            }
+            var demanded = demandedValues(id, besides: Set(reading.alternatives.map(\.value)).union([reading.value]),
+                                          values: values, rules: own)
             guard demanded.count == 1 else { continue }
             if demanded[0] == .integer(0), inUnplayedPeriod(id, values) { demanded[0] = .empty }
             let p = leftover * unofferedShare
@@ -235,6 +228,61 @@ public struct SuggestionSearch {
             }
         }
         return best
+    }
+
+    /// The values in `id`'s range, but for those `besides`, under which `rules` hold with the other fields
+    /// as `values` has them: none, one, or the first two (enough to know the rules leave it open).
+    private func demandedValues(_ id: String, besides excluded: Set<FieldValue>, values: [String: FieldValue],
+                                rules: [CheckedRule]) -> [FieldValue] {
+        let range = template.fields.first { $0.id == id }?.allowedRange ?? 0...99
+        var values = values
+        var demanded: [FieldValue] = []
+        for value in range.map(FieldValue.integer) where !excluded.contains(value) {
+            values[id] = value
+            if holds(values, rules) { demanded.append(value) }
+            if demanded.count > 1 { break }
+        }
+        return demanded
+    }
+
+    /// The number that alone explains a group of failing rules: one that every rule of the group reads,
+    /// in at least two of them that are sums, and with exactly one value in its range under which all its
+    /// rules hold, the other fields as read.
+    public struct Suspect: Sendable, Equatable {
+        public let field: String
+        /// The value its rules demand.
+        public let value: FieldValue
+        /// The failing rules it explains (template ids).
+        public let rules: Set<String>
+    }
+
+    /// The sole suspect of each group of failing rules (`failing`, the template's rule ids) that has one.
+    /// Failing rules that share a field form a group; a group with no such number, or more than one, has
+    /// none. Nothing is returned when a rule that fails is one the search does not weigh (a warning).
+    ///
+    /// Two sums that each demand the same value of the same number leave little room for a second misread
+    /// among their other numbers: it would have to break no other sum (on a goalie sheet every shots,
+    /// saves and goals number is in two, and a sum it broke would join the group) and still leave both
+    /// sums asking the same of this one.
+    public func soleSuspects(_ values: [String: FieldValue], failing names: [String]) -> [Suspect] {
+        let failing = rules.filter { names.contains($0.name) }
+        guard failing.count == Set(names).count else { return [] }
+        var groups: [[CheckedRule]] = []
+        for rule in failing {
+            let joined = groups.filter { $0.contains { !$0.fields.isDisjoint(with: rule.fields) } }
+            groups.removeAll { group in joined.contains { $0.map(\.id) == group.map(\.id) } }
+            groups.append(joined.flatMap { $0 } + [rule])
+        }
+        return groups.compactMap { group in
+            let common = group.dropFirst().reduce(group[0].fields) { $0.intersection($1.fields) }
+            let suspects = common.sorted().compactMap { id -> Suspect? in
+                guard kind(of: id) == .count, group.filter({ $0.isSum && $0.fields.contains(id) }).count >= 2 else { return nil }
+                let demanded = demandedValues(id, besides: [values[id] ?? .empty], values: values,
+                                              rules: rules.filter { $0.fields.contains(id) })
+                return demanded.count == 1 ? Suspect(field: id, value: demanded[0], rules: Set(group.map(\.name))) : nil
+            }
+            return suspects.count == 1 ? suspects[0] : nil
+        }
     }
 
     /// The probability of the value read and what the recognizer left to values it did not offer. The
