@@ -117,18 +117,35 @@ public final class SheetScanner {
             logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
             let failures = RuleCheck(template: template, rules: rules, values: values).failures()
+            // The likeliest readings under which every rule holds, for a person to accept or not. The search
+            // weighs each reading by the reader's own confidence, not the one with the sums, which is lowered
+            // for every number of a broken rule.
+            var outcome: SuggestionOutcome?
+            if !failures.isEmpty {
+                let ownConfidence = fields.enumerated().map { i, field in
+                    var reading = field.reading
+                    reading.confidence = read[i].reading.confidence
+                    return (id: field.id, reading: reading)
+                }
+                outcome = search.search(ownConfidence)
+            }
+            let suggestion: Suggestion? = if case .suggestion(let s) = outcome { s } else { nil }
             // A broken sum means one of its numbers is wrong, however confidently it was read: every
             // field a failing rule reads is flagged, so no misread hides behind a high confidence. But when
             // one number alone explains a group of failing rules (the row and the column through it both
             // demand the same other value of it), that number is the one flagged; the rest keep their own
             // confidence and are told why their rule fails. On the nine hand-filled goalie sets (525
             // sheets) there were 128 such groups: the paper held what the sums demanded of the suspect in
-            // all 128, and the 703 numbers no longer flagged were all right.
-            let suspects = search.soleSuspects(values, failing: failures.map(\.rule))
+            // all 128, and the numbers no longer flagged were all right. Not when the likeliest repair
+            // changes another number of the group (three misreads can add up to one), and never for a 0 or
+            // an empty box: sums cannot tell them apart, so a stray mark read 0 in an overtime nobody played,
+            // or a 0 read as empty, would pass.
+            let suspects = search.soleSuspects(values, failing: failures.map(\.rule), likeliestRepair: suggestion)
             for failure in failures {
                 let suspect = suspects.first { $0.rules.contains(failure.rule) }
                 for i in fields.indices where failure.fields.contains(fields[i].id) {
-                    if let suspect, suspect.field != fields[i].id {
+                    let value = fields[i].reading.value
+                    if let suspect, suspect.field != fields[i].id, value != .empty, value != .integer(0) {
                         fields[i].reading.notes.append("in failing rule \(failure.rule), which \(suspect.field) alone explains")
                     } else {
                         fields[i].reading.flagged = true
@@ -138,7 +155,8 @@ public final class SheetScanner {
             }
             for suspect in suspects {
                 guard let i = fields.firstIndex(where: { $0.id == suspect.field }) else { continue }
-                fields[i].reading.notes.append("its failing rules all add up if it is \(suspect.value)")
+                let shown = suspect.value == .empty ? "empty" : "\(suspect.value)"
+                fields[i].reading.notes.append("its failing rules all add up if it is \(shown)")
             }
             // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
             // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
@@ -146,20 +164,11 @@ public final class SheetScanner {
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
             result.ruleFailures = failures
-            if !failures.isEmpty {
-                // The search weighs each reading by the reader's own confidence, not the one with the sums,
-                // which is lowered for every number of a broken rule.
-                let ownConfidence = fields.enumerated().map { i, field in
-                    var reading = field.reading
-                    reading.confidence = read[i].reading.confidence
-                    return (id: field.id, reading: reading)
-                }
-                switch search.search(ownConfidence) {
-                case .suggestion(let suggestion): result.suggestions = [suggestion]
-                case .inconsistent:
-                    result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
-                case .consistent, .noAlternatives: break
-                }
+            switch outcome {
+            case .suggestion(let suggestion): result.suggestions = [suggestion]
+            case .inconsistent:
+                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
+            case .consistent, .noAlternatives, nil: break
             }
             if let folder = options.overlayFolder {
                 do {

@@ -136,11 +136,11 @@ import Testing
     }
 
     /// The game with `changes` written on it, and the sole suspect of the rules it breaks.
-    static func suspects(_ changes: [String: FieldValue]) -> [SuggestionSearch.Suspect] {
+    static func suspects(_ changes: [String: FieldValue], likeliestRepair: Suggestion? = nil) -> [SuggestionSearch.Suspect] {
         let values = LacrosseRuleTests.game.merging(changes) { $1 }
         let template = LacrosseRuleTests.template
         let failing = RuleCheck(template: template, values: values, today: today).failures().map(\.rule)
-        return SuggestionSearch(template: template, today: today).soleSuspects(values, failing: failing)
+        return SuggestionSearch(template: template, today: today).soleSuspects(values, failing: failing, likeliestRepair: likeliestRepair)
     }
 
     @Test func oneNumberBothItsSumsAccuseIsTheSoleSuspect() throws {
@@ -165,5 +165,32 @@ import Testing
         #expect(Self.suspects(["q2.shots": .integer(16), "q4.goals": .integer(8)]).isEmpty)
         // q2.saves and q2.goals both off, the row still adding up: the two columns fail, one sum each.
         #expect(Self.suspects(["q2.saves": .integer(9), "q2.goals": .integer(1)]).isEmpty)
+    }
+
+    @Test func aStrayMarkInAnUnplayedOvertimeIsSuspectedAsEmpty() {
+        // No overtime was played; a mark in ot.shots read 3 breaks OT's row and the shots column. The sums
+        // want 0 there, and an empty box is what they mean in a period nobody played.
+        #expect(Self.suspects(["ot.shots": .integer(3)]).map(\.field) == ["ot.shots"])
+        #expect(Self.suspects(["ot.shots": .integer(3)]).first?.value == .empty)
+    }
+
+    @Test func noSoleSuspectWhenTheLikeliestRepairChangesAnotherOfItsNumbers() {
+        // q2.saves 7 read 13, total.saves 37 read 43 and total.shots 45 read 51: together they look like
+        // q2.shots (10, read right) alone being 6 short. The search, weighing the alternatives, prefers
+        // the three changes; then the group has no sole suspect.
+        let misreads: [String: FieldValue] = ["q2.saves": .integer(13), "total.saves": .integer(43), "total.shots": .integer(51)]
+        #expect(Self.suspects(misreads).map(\.field) == ["q2.shots"])
+        let threeChanges = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
+            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.3),
+            .init(field: "total.saves", from: .integer(43), to: .integer(37), probability: 0.3),
+            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.3),
+        ])
+        #expect(Self.suspects(misreads, likeliestRepair: threeChanges).isEmpty)
+        // A repair of the suspect itself, or of a number outside the group, leaves it.
+        let itself = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
+            .init(field: "q2.shots", from: .integer(10), to: .integer(16), probability: 0.01),
+            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.3),
+        ])
+        #expect(Self.suspects(misreads, likeliestRepair: itself).map(\.field) == ["q2.shots"])
     }
 }

@@ -152,6 +152,8 @@ import Testing
             #expect(!partner.flagged, "\(id): \(partner.notes)")
             #expect(partner.notes.contains { $0.hasPrefix("in failing rule") && $0.hasSuffix("which q2.shots alone explains") }, "\(id)")
         }
+        // An empty box in the column stays flagged: to a sum an empty box and a 0 are the same.
+        #expect(bad.reading("ot.shots")?.value == .empty && bad.reading("ot.shots")?.flagged == true)
 
         // A second slip elsewhere (q3's saves, in another row and column): no one number explains every
         // failing rule, so every number they read is flagged.

@@ -258,13 +258,15 @@ public struct SuggestionSearch {
 
     /// The sole suspect of each group of failing rules (`failing`, the template's rule ids) that has one.
     /// Failing rules that share a field form a group; a group with no such number, or more than one, has
-    /// none. Nothing is returned when a rule that fails is one the search does not weigh (a warning).
+    /// none, nor one whose `likeliestRepair` (the search's suggestion) changes another of its numbers:
+    /// three misreads can add up to one. Nothing is returned when a rule that fails is one the search
+    /// does not weigh (a warning).
     ///
     /// Two sums that each demand the same value of the same number leave little room for a second misread
     /// among their other numbers: it would have to break no other sum (on a goalie sheet every shots,
     /// saves and goals number is in two, and a sum it broke would join the group) and still leave both
     /// sums asking the same of this one.
-    public func soleSuspects(_ values: [String: FieldValue], failing names: [String]) -> [Suspect] {
+    public func soleSuspects(_ values: [String: FieldValue], failing names: [String], likeliestRepair: Suggestion? = nil) -> [Suspect] {
         let failing = rules.filter { names.contains($0.name) }
         guard failing.count == Set(names).count else { return [] }
         var groups: [[CheckedRule]] = []
@@ -275,13 +277,18 @@ public struct SuggestionSearch {
         }
         return groups.compactMap { group in
             let common = group.dropFirst().reduce(group[0].fields) { $0.intersection($1.fields) }
+            let numbers = group.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
             let suspects = common.sorted().compactMap { id -> Suspect? in
                 guard kind(of: id) == .count, group.filter({ $0.isSum && $0.fields.contains(id) }).count >= 2 else { return nil }
-                let demanded = demandedValues(id, besides: [values[id] ?? .empty], values: values,
+                var demanded = demandedValues(id, besides: [values[id] ?? .empty], values: values,
                                               rules: rules.filter { $0.fields.contains(id) })
-                return demanded.count == 1 ? Suspect(field: id, value: demanded[0], rules: Set(group.map(\.name))) : nil
+                guard demanded.count == 1 else { return nil }
+                if demanded[0] == .integer(0), inUnplayedPeriod(id, values) { demanded[0] = .empty }
+                return Suspect(field: id, value: demanded[0], rules: Set(group.map(\.name)))
             }
-            return suspects.count == 1 ? suspects[0] : nil
+            guard suspects.count == 1, let suspect = suspects.first else { return nil }
+            let repairedElsewhere = likeliestRepair?.changes.contains { $0.field != suspect.field && numbers.contains($0.field) } ?? false
+            return repairedElsewhere ? nil : suspect
         }
     }
 

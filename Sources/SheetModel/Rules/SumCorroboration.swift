@@ -159,7 +159,8 @@ public struct SumCorroboration {
                     // Read consistently, yet another value fits the sums better: the reading is in doubt.
                     reading.confidence = min(alone, 100 * listed * posterior(entry.id, reading.value))
                 }
-                // A field of a broken rule left as read is flagged by that rule; its confidence stays its own.
+                // A field of a broken rule left as read is flagged by that rule (unless one other number alone
+                // explains the rule: SheetScanner); its confidence stays its own.
             }
             return (entry.id, reading)
         }
