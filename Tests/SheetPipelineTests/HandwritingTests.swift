@@ -131,14 +131,12 @@ import Testing
     }
 
     @Test func aOneWrittenAlongTheDividerStaysWithItsNumber() throws {
-        let (template, page) = try sheet(["q3.shots": .empty])
+        let (template, page) = try sheet(["q3.shots": .integer(0)])
         let field = try #require(template.field("q3.shots"))
-        let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
-        let right = field.boxes[1], baseline = px(right.maxY - right.height * 0.25)
-        page.drawText("0", x: px(right.center.x) - font.width(of: "0") / 2, baseline: baseline, font: font)
-        // The 1 of "10": a felt-pen stem against the divider over most of the field's height, so that most
-        // ink runs across the divider are line and stem together. (The divider is the two boxes' 1-point
-        // edges side by side; the stem overlaps its left one by a pixel.)
+        // A 0 in the right box (Fixtures writes a one-digit number there), and the 1 of "10": a felt-pen
+        // stem against the divider over most of the field's height, so that most ink runs across the
+        // divider are line and stem together. (The divider is the two boxes' 1-point edges side by side;
+        // the stem overlaps its left one by a pixel.)
         let lineLeft = px(field.boxes[0].maxX) - px(1), stem = 6
         try page.fill(PixelRect(x: lineLeft - stem + 1, y: px(field.rect.y + field.rect.height * 0.12), width: stem,
                                 height: px(field.rect.height * 0.76)), color: .black)

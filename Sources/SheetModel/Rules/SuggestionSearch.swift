@@ -217,32 +217,32 @@ public struct SuggestionSearch {
         for (id, reading) in repairable where failing.allSatisfy({ $0.fields.contains(id) }) {
             guard let (readProbability, leftover) = doubt(reading) else { continue }
             let own = failing + rules.filter { $0.fields.contains(id) && !failingIDs.contains($0.id) }
-            var demanded = demandedValues(id, besides: Set(reading.alternatives.map(\.value)).union([reading.value]),
-                                          values: values, rules: own)
-            guard demanded.count == 1 else { continue }
-            if demanded[0] == .integer(0), inUnplayedPeriod(id, values) { demanded[0] = .empty }
+            guard let demanded = demandedValue(id, besides: Set(reading.alternatives.map(\.value)).union([reading.value]),
+                                               values: values, rules: own) else { continue }
             let p = leftover * unofferedShare
             if p / readProbability > best?.relativeToRead ?? 0 {
                 best = Suggestion(probability: p, relativeToRead: p / readProbability,
-                                  changes: [.init(field: id, from: reading.value, to: demanded[0], probability: p, demandedByRules: true)])
+                                  changes: [.init(field: id, from: reading.value, to: demanded, probability: p, demandedByRules: true)])
             }
         }
         return best
     }
 
-    /// The values in `id`'s range, but for those `besides`, under which `rules` hold with the other fields
-    /// as `values` has them: none, one, or the first two (enough to know the rules leave it open).
-    private func demandedValues(_ id: String, besides excluded: Set<FieldValue>, values: [String: FieldValue],
-                                rules: [CheckedRule]) -> [FieldValue] {
+    /// The one value in `id`'s range, but for those `besides`, under which `rules` hold with the other
+    /// fields as `values` has them; nil when none does or the rules leave it open (two or more). Empty and
+    /// 0 count alike in sums: a 0 in a period nobody played (`inUnplayedPeriod`) is an empty box.
+    private func demandedValue(_ id: String, besides excluded: Set<FieldValue>, values: [String: FieldValue],
+                               rules: [CheckedRule]) -> FieldValue? {
         let range = template.fields.first { $0.id == id }?.allowedRange ?? 0...99
-        var values = values
+        var trial = values
         var demanded: [FieldValue] = []
         for value in range.map(FieldValue.integer) where !excluded.contains(value) {
-            values[id] = value
-            if holds(values, rules) { demanded.append(value) }
-            if demanded.count > 1 { break }
+            trial[id] = value
+            if holds(trial, rules) { demanded.append(value) }
+            if demanded.count > 1 { return nil }
         }
-        return demanded
+        guard let only = demanded.first else { return nil }
+        return only == .integer(0) && inUnplayedPeriod(id, values) ? .empty : only
     }
 
     /// The number that alone explains a group of failing rules: one that every rule of the group reads,
@@ -280,11 +280,9 @@ public struct SuggestionSearch {
             let numbers = group.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
             let suspects = common.sorted().compactMap { id -> Suspect? in
                 guard kind(of: id) == .count, group.filter({ $0.isSum && $0.fields.contains(id) }).count >= 2 else { return nil }
-                var demanded = demandedValues(id, besides: [values[id] ?? .empty], values: values,
-                                              rules: rules.filter { $0.fields.contains(id) })
-                guard demanded.count == 1 else { return nil }
-                if demanded[0] == .integer(0), inUnplayedPeriod(id, values) { demanded[0] = .empty }
-                return Suspect(field: id, value: demanded[0], rules: Set(group.map(\.name)))
+                guard let demanded = demandedValue(id, besides: [values[id] ?? .empty], values: values,
+                                                   rules: rules.filter { $0.fields.contains(id) }) else { return nil }
+                return Suspect(field: id, value: demanded, rules: Set(group.map(\.name)))
             }
             guard suspects.count == 1, let suspect = suspects.first else { return nil }
             let repairedElsewhere = likeliestRepair?.changes.contains { $0.field != suspect.field && numbers.contains($0.field) } ?? false
