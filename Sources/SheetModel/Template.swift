@@ -96,4 +96,33 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
 
     /// The page rectangle, for bounds checks.
     public var pageRect: Rect { Rect(x: 0, y: 0, width: page.width, height: page.height) }
+
+    /// The blank paper to the right of a count field, where a keeper who strikes a number out writes it
+    /// again: from the field's right edge to the next field on its row (or the page's margin), at most
+    /// `widest` points wide, and from a sixth of the field's height above it to its bottom. Nil for other
+    /// kinds, and where the gap is narrower than `narrowest` points (a box score's columns sit too close for
+    /// a number between them) or a printed label lies in it.
+    public func spaceBeside(_ field: FieldSpec, narrowest: Double = 24, widest: Double = 40, pageMargin: Double = 36) -> Rect? {
+        guard field.kind == .count else { return nil }
+        let band = Rect(x: field.rect.maxX, y: field.rect.y - field.rect.height / 6,
+                        width: page.width - pageMargin - field.rect.maxX, height: field.rect.height * 7 / 6)
+        guard band.width > 0 else { return nil }
+        let nextField = fields.filter { $0.rect.x >= field.rect.maxX && $0.rect.intersects(band) }.map(\.rect.x).min()
+        let width = min(widest, (nextField ?? band.maxX) - field.rect.maxX)
+        guard width >= narrowest else { return nil }
+        let space = Rect(x: field.rect.maxX, y: band.y, width: width, height: band.height)
+        // Printed text's extent from its baseline, size and length, wide enough for any face; where
+        // `SheetRenderer` puts it (a field's label above its box, a checkbox's to its right).
+        func text(_ text: String, x: Double, baseline: Double, size: Double = 10) -> Rect {
+            Rect(x: x, y: baseline - size, width: 0.7 * size * Double(text.count), height: 1.3 * size)
+        }
+        let printed = (labels ?? []).filter { $0.at.count == 2 }.map { text($0.text, x: $0.at[0], baseline: $0.at[1], size: $0.size ?? 10) }
+            + fields.compactMap { other in
+                other.label.map {
+                    other.kind == .checkbox ? text($0, x: other.rect.maxX + 5, baseline: other.rect.maxY - 3)
+                        : text($0, x: other.rect.x, baseline: other.rect.y - 4)
+                }
+            }
+        return printed.contains { $0.intersects(space) } ? nil : space
+    }
 }

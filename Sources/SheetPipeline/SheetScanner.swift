@@ -93,10 +93,16 @@ public final class SheetScanner {
             let aligned = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
             stage("align")
             let template = aligned.template
-            let cells = template.fields.map { ($0, FieldCell(field: $0, from: gray, through: aligned.homography)) }
+            let cells = template.fields.map {
+                ($0, FieldCell(field: $0, from: gray, through: aligned.homography, beside: template.spaceBeside($0)))
+            }
             stage("cells")
             if options.keepCellImages {
-                for (field, cell) in cells { cellImages[field.id] = cell.snapshotPNG() }
+                for (field, cell) in cells {
+                    cellImages[field.id] = cell.beside.map {
+                        FieldCell.reviewSnapshotPNG(field, beside: $0.rect, from: gray, through: aligned.homography)
+                    } ?? cell.snapshotPNG()
+                }
                 stage("snapshots")
             }
             let key = "\(template.id)@\(template.version)"

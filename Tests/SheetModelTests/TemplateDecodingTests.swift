@@ -118,3 +118,38 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(try SheetTemplate.decode(data).id == "tiny")
     }
 }
+
+/// The blank paper beside a count field, where a struck-out number is written again.
+@Suite struct SpaceBesideTests {
+    func template(_ name: String) throws -> SheetTemplate {
+        try SheetTemplate.decode(try Data(contentsOf: repositoryRoot.appendingPathComponent("Templates/\(name).json")))
+    }
+
+    @Test func aGoalieSheetsCountsHaveTheGapToTheNextColumnOrTheMarginBesideThem() throws {
+        let lacrosse = try template("lacrosse-goalie")
+        let shots = try #require(lacrosse.field("q1.shots")), saves = try #require(lacrosse.field("q1.saves"))
+        let space = try #require(lacrosse.spaceBeside(shots))
+        #expect(space.x == shots.rect.maxX)
+        #expect(space.maxX == saves.rect.x)
+        #expect(space.y < shots.rect.y && space.maxY == shots.rect.maxY)
+        // The last column: open paper up to the widest a correction needs.
+        let clears = try #require(lacrosse.field("total.clears"))
+        #expect(lacrosse.spaceBeside(clears)?.width == 40)
+        // Only counts: a date's or a checkbox's surroundings are not a correction's place.
+        #expect(lacrosse.spaceBeside(try #require(lacrosse.field("date"))) == nil)
+        #expect(lacrosse.spaceBeside(try #require(lacrosse.field("context.hs"))) == nil)
+    }
+
+    @Test func noSpaceWhereColumnsSitCloseOrALabelIsPrinted() throws {
+        // A box score's columns are 6–18 points apart: no number fits between them.
+        let box = try template("basketball-box")
+        #expect(box.spaceBeside(try #require(box.field("p01.fg2m"))) == nil)
+        #expect(box.spaceBeside(try #require(box.field("p01.pts"))) == nil)
+        // A label printed right of a count takes the space.
+        var lacrosse = try template("lacrosse-goalie")
+        let clears = try #require(lacrosse.field("total.clears"))
+        #expect(lacrosse.spaceBeside(clears) != nil)
+        lacrosse.labels = (lacrosse.labels ?? []) + [PrintedLabel(text: "min", at: [clears.rect.maxX + 4, clears.rect.maxY - 8], size: 10)]
+        #expect(lacrosse.spaceBeside(clears) == nil)
+    }
+}

@@ -62,9 +62,9 @@ import Testing
     let dpi = 200
     var scale: Double { Double(dpi) / 72 }
 
-    func cell(_ field: FieldSpec, of page: Image) throws -> FieldCell {
+    func cell(_ field: FieldSpec, of page: Image, beside: Rect? = nil) throws -> FieldCell {
         let h = Homography([scale, 0, 0, 0, scale, 0, 0, 0])
-        return FieldCell(field: field, from: try page.grayBuffer(), through: h)
+        return FieldCell(field: field, from: try page.grayBuffer(), through: h, beside: beside)
     }
 
     func px(_ v: Double) -> Int { Int((v * scale).rounded()) }
@@ -194,5 +194,74 @@ extension DigitSegmenterTests {
         #expect(s.glyphs.count == 1)
         #expect(s.glyphs.first?.components.count == 3)
         #expect(s.stray.isEmpty)
+    }
+}
+
+/// A number struck out in its boxes and written again in the space beside them, as keepers correct.
+extension HandwrittenDigitReaderTests {
+    /// The lacrosse sheet with "6" in `total.clears`'s right box; struck through with an X when `struck`,
+    /// and "16" written in the space beside the field when `writtenBeside`.
+    func correctedSheet(struck: Bool, writtenBeside: Bool) throws -> (FieldSpec, FieldCell) {
+        let (template, page) = try sheet(["total.clears": .integer(6)])
+        let field = try #require(template.field("total.clears"))
+        let space = try #require(template.spaceBeside(field))
+        let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
+        if struck {
+            // As keepers strike: the X reaches over the box's right edge into the space beside it.
+            var x = field.boxes[1].insetBy(5, 5)
+            x.width += 12
+            page.drawLine(from: (px(x.x), px(x.y)), to: (px(x.maxX), px(x.maxY)), width: 3, color: .black)
+            page.drawLine(from: (px(x.maxX), px(x.y)), to: (px(x.x), px(x.maxY)), width: 3, color: .black)
+        }
+        if writtenBeside {
+            page.drawText("16", x: px(space.x + 4), baseline: px(field.rect.maxY - field.rect.height * 0.25), font: font)
+        }
+        return (field, try cell(field, of: page, beside: space))
+    }
+
+    @Test func aNumberStruckOutAndWrittenBesideItsBoxesIsReadFromBesideThemAndFlagged() throws {
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let (field, corrected) = try correctedSheet(struck: true, writtenBeside: true)
+        let reading = try reader.read(field, corrected).reading
+        #expect(reading.value == .integer(16))
+        #expect(reading.confidence < 70)
+        #expect(reading.notes.contains("struck out in the boxes; read the number written beside them"))
+        #expect(reading.alternatives.first?.value == .integer(16))
+    }
+
+    @Test func theReviewPictureShowsTheNumberWrittenBesideTheBoxes() throws {
+        let (template, page) = try sheet(["total.clears": .integer(6)])
+        let field = try #require(template.field("total.clears"))
+        let space = try #require(template.spaceBeside(field))
+        let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
+        page.drawText("16", x: px(space.x + 4), baseline: px(field.rect.maxY - field.rect.height * 0.25), font: font)
+        let h = Homography([scale, 0, 0, 0, scale, 0, 0, 0])
+        // At 1 pixel a point: the field, the space, and the 4-point margin around both.
+        func picture(beside: Rect?) throws -> GrayBuffer {
+            let png = try #require(FieldCell.reviewSnapshotPNG(field, beside: beside, from: try page.grayBuffer(), through: h))
+            return try #require(CellSnapshots.decode(png))
+        }
+        let wide = try picture(beside: space), alone = try picture(beside: nil)
+        #expect(abs(wide.width - Int(field.rect.width + space.width + 8)) <= 1)
+        #expect(abs(alone.width - Int(field.rect.width + 8)) <= 1)
+        // The ink of "16" lies right of the field's own picture.
+        let besideColumns = (alone.width..<wide.width)
+        let dark = (0..<wide.height).reduce(0) { sum, y in sum + besideColumns.filter { wide.pixels[y * wide.width + $0] < 128 }.count }
+        #expect(dark > 20)
+    }
+
+    @Test func theSpaceBesideIsReadOnlyForANumberStruckOut() throws {
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        // Nothing struck: what lies beside the boxes is not the field's (a note, a neighbour's overrun).
+        let (field, unstruck) = try correctedSheet(struck: false, writtenBeside: true)
+        let boxes = try reader.read(field, unstruck).reading
+        #expect(boxes.value == .integer(6))
+        #expect(boxes.confidence >= 70)
+        // Struck with nothing beside: the reading stays the boxes' own, flagged, and the strike's strokes
+        // over the right box's edge are not taken for a number written beside it.
+        let (_, struckAlone) = try correctedSheet(struck: true, writtenBeside: false)
+        let alone = try reader.read(field, struckAlone).reading
+        #expect(alone.confidence < 70)
+        #expect(!alone.notes.contains("struck out in the boxes; read the number written beside them"))
     }
 }

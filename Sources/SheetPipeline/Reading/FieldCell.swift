@@ -10,18 +10,37 @@ public struct FieldCell: Sendable {
     /// The template point at the image's top-left corner.
     public let origin: Point
 
-    public init(image: GrayBuffer, scale: Double, origin: Point) {
+    /// The blank paper beside the field (`SheetTemplate.spaceBeside`), cut the same way: where a number
+    /// struck out in the boxes is written again. Nil when the template leaves no room.
+    public let beside: Beside?
+
+    /// The space beside a field: its rect (points) and that rect's own cell.
+    public struct Beside: Sendable {
+        public let rect: Rect
+        public let image: GrayBuffer
+        public let scale: Double
+        public let origin: Point
+
+        public var cell: FieldCell { FieldCell(image: image, scale: scale, origin: origin) }
+    }
+
+    public init(image: GrayBuffer, scale: Double, origin: Point, beside: Beside? = nil) {
         self.image = image
         self.scale = scale
         self.origin = origin
+        self.beside = beside
     }
 
-    /// Cuts `field` (plus `margin` points) out of an aligned image.
-    public init(field: FieldSpec, from image: GrayBuffer, through homography: Homography,
+    /// Cuts `field` (plus `margin` points) out of an aligned image, and the space `beside` it when given.
+    public init(field: FieldSpec, from image: GrayBuffer, through homography: Homography, beside space: Rect? = nil,
                 scale: Double = FieldCell.standardScale, margin: Double = FieldCell.standardMargin) {
         self.image = image.resample(field.rect, margin: margin, scale: scale, through: homography)
         self.scale = scale
         self.origin = Point(x: field.rect.x - margin, y: field.rect.y - margin)
+        beside = space.map {
+            Beside(rect: $0, image: image.resample($0, margin: margin, scale: scale, through: homography), scale: scale,
+                   origin: Point(x: $0.x - margin, y: $0.y - margin))
+        }
     }
 
     /// 2.5 pixels per point (180 dpi): printed digits arrive about 50 pixels tall, which Tesseract's
@@ -37,6 +56,18 @@ public struct FieldCell: Sendable {
     /// cannot encode it; the screen then reads the file again.
     public func snapshotPNG(scale factor: Double = 1 / FieldCell.standardScale) -> [UInt8]? {
         try? Image(image).scaled(by: factor).encoded(as: .png)
+    }
+
+    /// The picture a person reviews of a field: its cell, widened over the space beside it when the
+    /// template has one, so that a number struck out and written again there is seen with its boxes.
+    public static func reviewSnapshotPNG(_ field: FieldSpec, beside space: Rect?, from image: GrayBuffer,
+                                         through homography: Homography) -> [UInt8]? {
+        var shown = field
+        if let space {
+            let top = min(field.rect.y, space.y)
+            shown.rect = Rect(x: field.rect.x, y: top, width: space.maxX - field.rect.x, height: max(field.rect.maxY, space.maxY) - top)
+        }
+        return FieldCell(field: shown, from: image, through: homography).snapshotPNG()
     }
 
     /// `rect` (template points) in this cell's pixels.

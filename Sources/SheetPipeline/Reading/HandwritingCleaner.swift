@@ -36,7 +36,9 @@ public struct HandwritingCleaner: Sendable {
         public let image: Image
     }
 
-    public func clean(_ field: FieldSpec, in cell: FieldCell) throws(ImagingError) -> Ink {
+    /// - Parameter printedRows: whether lines are printed along the rect's top and bottom (a box's are;
+    ///   the open paper beside a field has none, and erasing one there would take a digit's base with it).
+    public func clean(_ field: FieldSpec, in cell: FieldCell, printedRows: Bool = true) throws(ImagingError) -> Ink {
         let w = cell.image.width, h = cell.image.height
         let threshold = UInt8(cell.image.inkThreshold(ratio: inkRatio))
         var ink = cell.image.pixels.map { $0 < threshold }
@@ -46,7 +48,7 @@ public struct HandwritingCleaner: Sendable {
             let line = cell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
             erase(&ink, width: w, height: h, at: line.x, from: line.y, to: line.maxY, search: search, vertical: true)
         }
-        for y in [field.rect.y, field.rect.maxY] {
+        for y in printedRows ? [field.rect.y, field.rect.maxY] : [] {
             let line = cell.pixels(Rect(x: field.rect.x, y: y, width: field.rect.width, height: 0))
             erase(&ink, width: w, height: h, at: line.y, from: line.x, to: line.maxX, search: search, vertical: false)
         }

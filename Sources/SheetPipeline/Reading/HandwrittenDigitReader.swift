@@ -71,7 +71,38 @@ public final class HandwrittenDigitReader {
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.image.encoded(as: .png)))
         }
-        let segmentation = segmenter.segment(cleaned.components, writingHeight: boxHeight)
+        let (result, unclear) = reading(cleaned.components, writingHeight: boxHeight, of: field, strokeShares: strokeShares)
+        guard unclear > 0, let beside = cell.beside,
+              let correction = try correction(beside, of: field, writingHeight: boxHeight, strokeShares: strokeShares) else { return result }
+        // The number struck out in the boxes and written again beside them: the correction is the
+        // keeper's answer, and still a person's to confirm (issue 3: never a confident guess).
+        var reading = correction.reading
+        reading.confidence = min(reading.confidence, Self.correctionConfidence)
+        reading.notes = result.reading.notes + ["struck out in the boxes; read the number written beside them"] + reading.notes
+        return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights)
+    }
+
+    /// The most a number read from beside its boxes is trusted: under the flag line, so a person checks it.
+    static let correctionConfidence = 60.0
+
+    /// The number written in the space beside a field whose boxes hold a struck-out mark, or nil when that
+    /// space holds no clear number: nothing, or a mark that is no digit (such as the end of the strike).
+    func correction(_ beside: FieldCell.Beside, of field: FieldSpec, writingHeight: Int, strokeShares: [Double]) throws -> FieldResult? {
+        let space = FieldSpec(id: field.id, kind: field.kind, rect: beside.rect, range: field.range)
+        let cleaned = try cleaner.clean(space, in: beside.cell, printedRows: false)
+        let (result, unclear) = reading(cleaned.components, writingHeight: writingHeight, of: field, strokeShares: strokeShares)
+        guard unclear == 0, result.reading.value != .empty else { return nil }
+        if let debugFolder {
+            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).beside.png", contents: Data(try cleaned.image.encoded(as: .png)))
+        }
+        return result
+    }
+
+    /// A field's reading from its ink components, and how many of its characters were marks that are no
+    /// digit (crossed out, scribbled over, unreadable).
+    func reading(_ components: [ComponentMask], writingHeight boxHeight: Int, of field: FieldSpec,
+                 strokeShares: [Double]) -> (result: FieldResult, unclear: Int) {
+        let segmentation = segmenter.segment(components, writingHeight: boxHeight)
         var notes: [String] = []
         if !segmentation.stray.isEmpty {
             notes.append("\(segmentation.stray.count) stray mark\(segmentation.stray.count == 1 ? "" : "s") ignored")
@@ -80,7 +111,7 @@ public final class HandwrittenDigitReader {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
             let confidence = segmentation.stray.isEmpty ? 97.0 : strayInk < 0.02 ? 85 : 60
-            return FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: [])
+            return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: []), 0)
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
@@ -114,8 +145,8 @@ public final class HandwrittenDigitReader {
         let best = candidates.first?.digits ?? ""
         guard let top = values.first else {
             let why = field.kind == .date ? "'\(best)' is not a date written MM DD YY" : "no digits read in the ink"
-            return FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
-                               glyphHeights: segmentation.glyphs.map(\.bounds.height))
+            return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
+                                glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear)
         }
         // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
         // probability, so that only those read with probability 0.89 or more pass the default threshold.
@@ -134,7 +165,7 @@ public final class HandwrittenDigitReader {
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
                                    confidence: confidence, notes: notes)
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height))
+        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear)
     }
 
     /// A count read as `value` that its range leaves to a person, with its confidence held under the
