@@ -12,8 +12,8 @@ public enum CellSnapshots {
         let aligned = try SheetAligner(library: library, requested: template).align(gray, candidates: quads)
         var snapshots: [String: [UInt8]] = [:]
         for field in aligned.template.fields {
-            snapshots[field.id] = FieldCell.reviewSnapshotPNG(field, beside: aligned.template.spaceBeside(field), from: gray,
-                                                                through: aligned.homography)
+            let cell = FieldCell(field: field, from: gray, through: aligned.homography, beside: aligned.template.spaceBeside(field))
+            snapshots[field.id] = cell.reviewSnapshotPNG(of: field)
         }
         return snapshots
     }

@@ -98,11 +98,7 @@ public final class SheetScanner {
             }
             stage("cells")
             if options.keepCellImages {
-                for (field, cell) in cells {
-                    cellImages[field.id] = cell.beside.map {
-                        FieldCell.reviewSnapshotPNG(field, beside: $0.rect, from: gray, through: aligned.homography)
-                    } ?? cell.snapshotPNG()
-                }
+                for (field, cell) in cells { cellImages[field.id] = cell.reviewSnapshotPNG(of: field) }
                 stage("snapshots")
             }
             let key = "\(template.id)@\(template.version)"

@@ -238,7 +238,8 @@ extension HandwrittenDigitReaderTests {
         let h = Homography([scale, 0, 0, 0, scale, 0, 0, 0])
         // At 1 pixel a point: the field, the space, and the 4-point margin around both.
         func picture(beside: Rect?) throws -> GrayBuffer {
-            let png = try #require(FieldCell.reviewSnapshotPNG(field, beside: beside, from: try page.grayBuffer(), through: h))
+            let cell = FieldCell(field: field, from: try page.grayBuffer(), through: h, beside: beside)
+            let png = try #require(cell.reviewSnapshotPNG(of: field))
             return try #require(CellSnapshots.decode(png))
         }
         let wide = try picture(beside: space), alone = try picture(beside: nil)

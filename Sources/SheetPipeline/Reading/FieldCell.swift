@@ -10,37 +10,44 @@ public struct FieldCell: Sendable {
     /// The template point at the image's top-left corner.
     public let origin: Point
 
-    /// The blank paper beside the field (`SheetTemplate.spaceBeside`), cut the same way: where a number
-    /// struck out in the boxes is written again. Nil when the template leaves no room.
+    /// The blank paper beside the field (`SheetTemplate.spaceBeside`): where a number struck out in the
+    /// boxes is written again. Nil when the template leaves no room.
     public let beside: Beside?
 
-    /// The space beside a field: its rect (points) and that rect's own cell.
+    /// The space beside a field, cut like the field only when asked for: it is read only for a number
+    /// struck out, and pictured only for review.
     public struct Beside: Sendable {
         public let rect: Rect
-        public let image: GrayBuffer
-        public let scale: Double
-        public let origin: Point
+        let photo: GrayBuffer
+        let homography: Homography
+        let scale: Double
+        let margin: Double
 
-        public var cell: FieldCell { FieldCell(image: image, scale: scale, origin: origin) }
+        /// The space's own cell.
+        public var cell: FieldCell { FieldCell(rect, from: photo, through: homography, scale: scale, margin: margin) }
     }
 
-    public init(image: GrayBuffer, scale: Double, origin: Point, beside: Beside? = nil) {
+    public init(image: GrayBuffer, scale: Double, origin: Point) {
         self.image = image
         self.scale = scale
         self.origin = origin
-        self.beside = beside
+        beside = nil
     }
 
-    /// Cuts `field` (plus `margin` points) out of an aligned image, and the space `beside` it when given.
+    /// Cuts `field` (plus `margin` points) out of an aligned image, and keeps the space `beside` it, when
+    /// given, to cut on demand.
     public init(field: FieldSpec, from image: GrayBuffer, through homography: Homography, beside space: Rect? = nil,
                 scale: Double = FieldCell.standardScale, margin: Double = FieldCell.standardMargin) {
-        self.image = image.resample(field.rect, margin: margin, scale: scale, through: homography)
+        self.init(field.rect, from: image, through: homography, scale: scale, margin: margin,
+                  beside: space.map { Beside(rect: $0, photo: image, homography: homography, scale: scale, margin: margin) })
+    }
+
+    private init(_ rect: Rect, from image: GrayBuffer, through homography: Homography, scale: Double, margin: Double,
+                 beside: Beside? = nil) {
+        self.image = image.resample(rect, margin: margin, scale: scale, through: homography)
         self.scale = scale
-        self.origin = Point(x: field.rect.x - margin, y: field.rect.y - margin)
-        beside = space.map {
-            Beside(rect: $0, image: image.resample($0, margin: margin, scale: scale, through: homography), scale: scale,
-                   origin: Point(x: $0.x - margin, y: $0.y - margin))
-        }
+        self.origin = Point(x: rect.x - margin, y: rect.y - margin)
+        self.beside = beside
     }
 
     /// 2.5 pixels per point (180 dpi): printed digits arrive about 50 pixels tall, which Tesseract's
@@ -58,16 +65,14 @@ public struct FieldCell: Sendable {
         try? Image(image).scaled(by: factor).encoded(as: .png)
     }
 
-    /// The picture a person reviews of a field: its cell, widened over the space beside it when the
-    /// template has one, so that a number struck out and written again there is seen with its boxes.
-    public static func reviewSnapshotPNG(_ field: FieldSpec, beside space: Rect?, from image: GrayBuffer,
-                                         through homography: Homography) -> [UInt8]? {
-        var shown = field
-        if let space {
-            let top = min(field.rect.y, space.y)
-            shown.rect = Rect(x: field.rect.x, y: top, width: space.maxX - field.rect.x, height: max(field.rect.maxY, space.maxY) - top)
-        }
-        return FieldCell(field: shown, from: image, through: homography).snapshotPNG()
+    /// The picture a person reviews of `field`, this cell's: the cell, widened over the space beside it
+    /// when there is one, so that a number struck out and written again there is seen with its boxes.
+    public func reviewSnapshotPNG(of field: FieldSpec) -> [UInt8]? {
+        guard let beside else { return snapshotPNG() }
+        let top = min(field.rect.y, beside.rect.y)
+        let both = Rect(x: field.rect.x, y: top, width: beside.rect.maxX - field.rect.x,
+                        height: max(field.rect.maxY, beside.rect.maxY) - top)
+        return FieldCell(both, from: beside.photo, through: beside.homography, scale: beside.scale, margin: beside.margin).snapshotPNG()
     }
 
     /// `rect` (template points) in this cell's pixels.
