@@ -15,13 +15,17 @@ public struct ScanOptions: Sendable {
     public var writing: Writing = .auto
     /// Keep a small PNG of each field's cell (`ScannedSheet.cellImages`), for the review screen.
     public var keepCellImages = false
+    /// The day of the scan: a date after it breaks a sheet's not-future rule, and a handwritten date long
+    /// before it is doubted (`GameDateWindow`).
+    public var today: Date
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
-                writing: Writing = .auto) {
+                writing: Writing = .auto, today: Date = Date()) {
         self.minConfidence = minConfidence
         self.loader = loader
         self.overlayFolder = overlayFolder
         self.writing = writing
+        self.today = today
     }
 }
 
@@ -51,9 +55,10 @@ public final class SheetScanner {
 
     /// A scanner with its own Tesseract engine and digit network, reading numbers as `options.writing` says.
     public convenience init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions()) throws {
+        let handwritten = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        handwritten.gameDates.today = options.today
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
-                                      handwritten: HandwrittenDigitReader(network: try DigitNetwork.bundled()),
-                                      writing: options.writing)
+                                      handwritten: handwritten, writing: options.writing)
         self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
@@ -105,7 +110,7 @@ public final class SheetScanner {
             let rules = parsedRules[key] ?? ParsedRules(template)
             parsedRules[key] = rules
             let read = try zip(template.fields, recognizer.read(cells)).map { (id: $0.id, reading: $1) }
-            let search = SuggestionSearch(template: template, rules: rules)
+            let search = SuggestionSearch(template: template, rules: rules, today: options.today)
             let corroboration = SumCorroboration(search: search, minConfidence: options.minConfidence)
             var fields = corroboration.corroborate(read).map { field in
                 var reading = field.reading
@@ -118,7 +123,7 @@ public final class SheetScanner {
             stage("fields")
             logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
-            let failures = RuleCheck(template: template, rules: rules, values: values).failures()
+            let failures = RuleCheck(template: template, rules: rules, values: values, today: options.today).failures()
             // The likeliest readings under which every rule holds, for a person to accept or not. The search
             // weighs each reading by the reader's own confidence, not the one with the sums, which is lowered
             // for every number of a broken rule.

@@ -1,3 +1,4 @@
+import Foundation
 import DigitNet
 import OCRKit
 import SheetModel
@@ -81,6 +82,7 @@ import Testing
         let template = try Fixtures.lacrosse()
         let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        reader.gameDates.today = Fixtures.scanDay
         for field in template.fields where [.count, .date].contains(field.kind) {
             let reading = try reader.read(field, try cell(field, of: page)).reading
             #expect(reading.value == Fixtures.game[field.id] ?? .empty, "\(field.id)")
@@ -186,6 +188,38 @@ extension HandwrittenDigitReaderTests {
     }
 }
 
+extension HandwrittenDigitReaderTests {
+    @Test func aDateTheWindowChoseIsFlaggedAndADateOutsideItSaysWhy() throws {
+        let window = GameDateWindow(today: Fixtures.scanDay)
+        let inked: [(value: FieldValue, probability: Double)] = [(.string("2016-02-04"), 0.586), (.string("2026-02-04"), 0.367)]
+        let chosen = try #require(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), confidence: 51, inked: inked, window: window))
+        #expect(chosen.confidence == 40)
+        #expect(chosen.note == "2016-02-04, the digits' first choice (confidence 59), is more than 2 years before the day of the scan")
+        let kept = try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), confidence: 12, inked: inked, window: window))
+        #expect(kept.confidence == 12)
+        #expect(kept.note == "2016-02-04 is more than 2 years before the day of the scan")
+        #expect(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), confidence: 90, inked: inked.reversed(), window: window) == nil)
+    }
+
+    @Test func aClearlyWrittenDateIsDoubtedOnlyWhenReadYearsLater() throws {
+        let template = try Fixtures.lacrosse()
+        let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
+        let field = try #require(template.fields.first { $0.kind == .date })
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        guard case .string(let written) = Fixtures.game[field.id] else { Issue.record("the fixture has no date"); return }
+        reader.gameDates.today = try #require(RuleEvaluator.parseDate(written)).addingTimeInterval(30 * 86_400)
+        let fresh = try reader.read(field, try cell(field, of: page)).reading
+        #expect(fresh.value == .string(written))
+        #expect(fresh.confidence >= 70)
+        #expect(fresh.notes.isEmpty)
+        reader.gameDates.today = try #require(RuleEvaluator.parseDate(written)).addingTimeInterval(5 * 365 * 86_400)
+        let late = try reader.read(field, try cell(field, of: page)).reading
+        #expect(late.value == .string(written))
+        #expect(late.confidence < 70)
+        #expect(late.notes == ["\(written) is more than 2 years before the day of the scan"])
+    }
+}
+
 extension DigitSegmenterTests {
     @Test func aDigitBrokenIntoSmallPiecesStaysADigit() {
         // A thin 7 that thresholding broke into three small pieces, each under the stray size.
@@ -200,8 +234,9 @@ extension DigitSegmenterTests {
 /// A number struck out in its boxes and written again in the space beside them, as keepers correct.
 extension HandwrittenDigitReaderTests {
     /// The lacrosse sheet with "6" in `total.clears`'s right box; struck through with an X when `struck`,
-    /// and "16" written in the space beside the field when `writtenBeside`.
-    func correctedSheet(struck: Bool, writtenBeside: Bool) throws -> (FieldSpec, FieldCell) {
+    /// and "16" written in the space beside the field when `writtenBeside`. With `levelStrikes`, the 6 is
+    /// struck out as some keepers do, with level strokes running past the field into the space.
+    func correctedSheet(struck: Bool, writtenBeside: Bool, levelStrikes: Bool = false) throws -> (FieldSpec, FieldCell) {
         let (template, page) = try sheet(["total.clears": .integer(6)])
         let field = try #require(template.field("total.clears"))
         let space = try #require(template.spaceBeside(field))
@@ -212,6 +247,13 @@ extension HandwrittenDigitReaderTests {
             x.width += 12
             page.drawLine(from: (px(x.x), px(x.y)), to: (px(x.maxX), px(x.maxY)), width: 3, color: .black)
             page.drawLine(from: (px(x.maxX), px(x.y)), to: (px(x.x), px(x.maxY)), width: 3, color: .black)
+        }
+        if levelStrikes {
+            let box = field.boxes[1]
+            for share in [0.3, 0.5, 0.7] {
+                let y = px(box.y + box.height * share)
+                page.drawLine(from: (px(box.x + 2), y), to: (px(field.rect.maxX + 3), y), width: 4, color: .black)
+            }
         }
         if writtenBeside {
             page.drawText("16", x: px(space.x + 4), baseline: px(field.rect.maxY - field.rect.height * 0.25), font: font)
@@ -227,6 +269,14 @@ extension HandwrittenDigitReaderTests {
         #expect(reading.confidence < 70)
         #expect(reading.notes.contains("struck out in the boxes; read the number written beside them"))
         #expect(reading.alternatives.first?.value == .integer(16))
+    }
+
+    @Test func theEndsOfAStrikeRunningIntoTheSpaceAreNoPartOfTheCorrection() throws {
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let (field, corrected) = try correctedSheet(struck: false, writtenBeside: true, levelStrikes: true)
+        let reading = try reader.read(field, corrected).reading
+        #expect(reading.value == .integer(16))
+        #expect(reading.notes.contains("struck out in the boxes; read the number written beside them"))
     }
 
     @Test func theReviewPictureShowsTheNumberWrittenBesideTheBoxes() throws {

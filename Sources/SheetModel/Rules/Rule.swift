@@ -177,7 +177,7 @@ public struct RuleEvaluator {
         }
     }
 
-    static func parseDate(_ text: String) -> Date? {
+    public static func parseDate(_ text: String) -> Date? {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
         var c = DateComponents()

@@ -15,6 +15,7 @@ struct Eval: ParsableCommand {
 
     @OptionGroup var templates: TemplateOptions
     @OptionGroup var writing: WritingOptions
+    @OptionGroup var scanDay: ScanDayOptions
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
     @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
     @Flag(help: "Print the report as JSON.") var json = false
@@ -27,7 +28,8 @@ struct Eval: ParsableCommand {
         let library = try templates.library()
         let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
-        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence, writing: writing.writing))
+        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence, writing: writing.writing,
+                                                                                      today: scanDay.day))
         var report = EvaluationReport()
         for image in images {
             let truth = try GroundTruth.load(GroundTruth.path(forImage: image))

@@ -21,6 +21,7 @@ struct Scan: AsyncParsableCommand {
 
     @OptionGroup var templates: TemplateOptions
     @OptionGroup var writing: WritingOptions
+    @OptionGroup var scanDay: ScanDayOptions
     @OptionGroup var store: StoreOptions
     @Argument(help: ArgumentHelp("Image files or folders of them.", valueName: "path")) var paths: [String]
     @Option(help: ArgumentHelp("The sheets' template id; needed only when a sheet's printed mark cannot be read.", valueName: "id"))
@@ -67,7 +68,8 @@ struct Scan: AsyncParsableCommand {
         let files = ImageFiles.expand(paths)
         guard !files.isEmpty else { throw RuntimeError("no image files found in \(paths.joined(separator: ", "))") }
 
-        var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing)
+        var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing,
+                                  today: scanDay.day)
         options.loader.maxPixels = Int(maxMegapixels * 1_000_000)
         // The review screen shows each field's cell from the store, wherever the file has gone since.
         options.keepCellImages = !dryRun

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SheetModel
 import SheetPipeline
 import SheetStore
 
@@ -65,4 +66,21 @@ struct StoreOptions: ParsableArguments {
             throw RuntimeError("\(error)")
         }
     }
+}
+
+/// The day sheets are read as of; shared by `scan` and `eval`.
+struct ScanDayOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "Read the sheets as on this day (default: today). A date after it breaks the not-future rule; a handwritten "
+            + "date more than two years before it is doubted and flagged. Give the season's last day for old sheets.",
+        valueName: "YYYY-MM-DD"))
+    var today: String?
+
+    func validate() throws {
+        if let today, !DateArgument.isValid(today) || RuleEvaluator.parseDate(today) == nil {
+            throw ValidationError("--today must be a date YYYY-MM-DD, not '\(today)'")
+        }
+    }
+
+    var day: Date { today.flatMap(RuleEvaluator.parseDate) ?? Date() }
 }
