@@ -25,17 +25,19 @@ public struct GameDateWindow: Sendable {
 
     /// Whether a date written as YYYY-MM-DD lies in the window; a text that is no date does not.
     public func contains(_ iso: String) -> Bool {
-        guard let date = RuleEvaluator.parseDate(iso) else { return false }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let earliest = calendar.date(byAdding: .year, value: -yearsBack, to: today) else { return true }
-        return date >= earliest && date <= today.addingTimeInterval(86_400)
+        RuleEvaluator.parseDate(iso).map(contains) ?? false
+    }
+
+    /// From `yearsBack` years before `today` to the last day the not-future rule allows.
+    func contains(_ date: Date) -> Bool {
+        guard let earliest = RuleEvaluator.utcCalendar.date(byAdding: .year, value: -yearsBack, to: today) else { return true }
+        return date >= earliest && RuleEvaluator.isNotFuture(date, today: today)
     }
 
     /// Why a date lies outside the window, as the end of a sentence about it ("is after the day of the
     /// scan"); nil when it lies inside or is no date.
     public func outsideReason(_ iso: String) -> String? {
-        guard let date = RuleEvaluator.parseDate(iso), !contains(iso) else { return nil }
+        guard let date = RuleEvaluator.parseDate(iso), !contains(date) else { return nil }
         return date > today ? "is after the day of the scan" : "is more than \(yearsBack) years before the day of the scan"
     }
 
@@ -43,8 +45,8 @@ public struct GameDateWindow: Sendable {
     /// most probable first. Values that are no date string are weighed as lying inside.
     public func weigh(_ values: [(value: FieldValue, probability: Double)]) -> [(value: FieldValue, probability: Double)] {
         func weight(_ value: FieldValue) -> Double {
-            guard case .string(let iso) = value, RuleEvaluator.parseDate(iso) != nil else { return 1 }
-            return contains(iso) ? 1 : outsideWeight
+            guard case .string(let iso) = value, let date = RuleEvaluator.parseDate(iso) else { return 1 }
+            return contains(date) ? 1 : outsideWeight
         }
         let listed: Double = values.reduce(0) { $0 + $1.probability }
         let weighed: [(value: FieldValue, probability: Double)] = values.map { ($0.value, $0.probability * weight($0.value)) }

@@ -108,7 +108,7 @@ public struct RuleEvaluator {
                 guard case .field(let id) = args[0] else { throw RuleEvaluationError(message: "not_future takes a date field") }
                 guard case .string(let text)? = values[id] else { return .boolean(true) }
                 guard let date = Self.parseDate(text) else { return .boolean(false) }
-                return .boolean(date <= today.addingTimeInterval(86_400))
+                return .boolean(Self.isNotFuture(date, today: today))
             default: throw RuleEvaluationError(message: "unknown function \(name)")
             }
         }
@@ -177,14 +177,25 @@ public struct RuleEvaluator {
         }
     }
 
+    /// Dates are days, midnight UTC: the calendar they are parsed and counted in.
+    static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        return calendar
+    }()
+
     public static func parseDate(_ text: String) -> Date? {
         let parts = text.split(separator: "-").compactMap { Int($0) }
         guard parts.count == 3 else { return nil }
         var c = DateComponents()
         c.year = parts[0]; c.month = parts[1]; c.day = parts[2]
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        guard let date = calendar.date(from: c), calendar.component(.day, from: date) == parts[2] else { return nil }
+        guard let date = utcCalendar.date(from: c), utcCalendar.component(.day, from: date) == parts[2] else { return nil }
         return date
+    }
+
+    /// `not_future`'s test: a date up to one day after `today` (a sheet scanned the evening of a game
+    /// played where it is already tomorrow in UTC).
+    static func isNotFuture(_ date: Date, today: Date) -> Bool {
+        date <= today.addingTimeInterval(86_400)
     }
 }

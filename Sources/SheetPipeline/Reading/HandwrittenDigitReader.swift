@@ -197,7 +197,7 @@ public final class HandwrittenDigitReader {
         let span = "\(range.lowerBound)–\(range.upperBound)"
         if case .integer(let n) = value, !range.contains(n) { return (min(confidence, 40), "\(n) is outside \(span)") }
         guard let first = read.first, case .integer(let m) = first.value, !range.contains(m), first.value != value else { return nil }
-        return (min(confidence, 40), "\(first.value), the digits' first choice (confidence \(Int((100 * first.probability).rounded()))), is outside \(span)")
+        return (min(confidence, 40), "\(firstChoice(first)) is outside \(span)")
     }
 
     /// A date the window of game dates has a say in, with its confidence and why; nil when it has none.
@@ -209,7 +209,12 @@ public final class HandwrittenDigitReader {
         if case .string(let iso) = value, let reason = window.outsideReason(iso) { return (confidence, "\(iso) \(reason)") }
         guard let first = inked.first, first.value != value, case .string(let iso) = first.value,
               let reason = window.outsideReason(iso) else { return nil }
-        return (min(confidence, 40), "\(iso), the digits' first choice (confidence \(Int((100 * first.probability).rounded()))), \(reason)")
+        return (min(confidence, 40), "\(firstChoice(first)) \(reason)")
+    }
+
+    /// The ink's first choice, named in the note of a value the range or the window chose over it.
+    static func firstChoice(_ first: (value: FieldValue, probability: Double)) -> String {
+        "\(first.value), the digits' first choice (confidence \(Int((100 * first.probability).rounded()))),"
     }
 
     /// The network's eleven probabilities for one character.
