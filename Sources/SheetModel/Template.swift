@@ -39,6 +39,14 @@ public struct FieldSpec: Sendable, Equatable, Codable {
         return (0..<combs).map { rect.slice($0, of: combs) }
     }
 
+    /// Where `label` is printed on the blank sheet: its first character's left edge and baseline, in
+    /// points. Above the box, or right of a checkbox. `SheetRenderer` prints it there, and
+    /// `SheetTemplate.spaceBeside` keeps clear of it.
+    public var labelOrigin: Point? {
+        guard label != nil else { return nil }
+        return kind == .checkbox ? Point(x: rect.maxX + 5, y: rect.maxY - 3) : Point(x: rect.x, y: rect.y - 4)
+    }
+
     public var allowedRange: ClosedRange<Int>? {
         guard let range, range.count == 2, range[0] <= range[1] else { return nil }
         return range[0]...range[1]
@@ -111,17 +119,14 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
         let width = min(widest, (nextField ?? band.maxX) - field.rect.maxX)
         guard width >= narrowest else { return nil }
         let space = Rect(x: field.rect.maxX, y: band.y, width: width, height: band.height)
-        // Printed text's extent from its baseline, size and length, wide enough for any face; where
-        // `SheetRenderer` puts it (a field's label above its box, a checkbox's to its right).
+        // Printed text's extent from its baseline, size and length, wide enough for any face.
         func text(_ text: String, x: Double, baseline: Double, size: Double = 10) -> Rect {
             Rect(x: x, y: baseline - size, width: 0.7 * size * Double(text.count), height: 1.3 * size)
         }
         let printed = (labels ?? []).filter { $0.at.count == 2 }.map { text($0.text, x: $0.at[0], baseline: $0.at[1], size: $0.size ?? 10) }
             + fields.compactMap { other in
-                other.label.map {
-                    other.kind == .checkbox ? text($0, x: other.rect.maxX + 5, baseline: other.rect.maxY - 3)
-                        : text($0, x: other.rect.x, baseline: other.rect.y - 4)
-                }
+                guard let label = other.label, let at = other.labelOrigin else { return nil }
+                return text(label, x: at.x, baseline: at.y)
             }
         return printed.contains { $0.intersects(space) } ? nil : space
     }

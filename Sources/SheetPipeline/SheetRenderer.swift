@@ -47,12 +47,8 @@ public struct SheetRenderer {
                     try page.fill(PixelRect(x: x - w / 2, y: rect.y, width: w, height: rect.height), color: .black)
                 }
             }
-            if let label = field.label {
-                if field.kind == .checkbox {
-                    page.drawText(label, x: px(field.rect.maxX + 5), baseline: px(field.rect.maxY - 3), font: body)
-                } else {
-                    page.drawText(label, x: rect.x, baseline: px(field.rect.y - 4), font: body)
-                }
+            if let label = field.label, let at = field.labelOrigin {
+                page.drawText(label, x: px(at.x), baseline: px(at.y), font: body)
             }
         }
         for label in template.labels ?? [] where label.at.count == 2 {
