@@ -5,12 +5,13 @@ import SheetModel
 @testable import SheetPipeline
 import Testing
 
+/// A solid rectangle of ink.
+private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
+    ComponentMask(bounds: PixelRect(x: x, y: y, width: w, height: h), bits: Array(repeating: true, count: w * h))
+}
+
 /// Segmentation on hand-made component masks: what becomes one character, what is a stray mark.
 @Suite struct DigitSegmenterTests {
-    /// A solid rectangle of ink.
-    func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
-        ComponentMask(bounds: PixelRect(x: x, y: y, width: w, height: h), bits: Array(repeating: true, count: w * h))
-    }
 
     @Test func separateStrokesAreSeparateDigits() {
         let s = DigitSegmenter().segment([bar(10, 10, 6, 50), bar(50, 12, 20, 48)], writingHeight: 80)
@@ -54,6 +55,44 @@ import Testing
         #expect(left.area + right.area == joined.area)
         // A glyph taller than wide is one digit: no cut.
         #expect(DigitSegmenter().splits(of: Glyph([bar(0, 0, 30, 50)])).isEmpty)
+    }
+}
+
+/// The level-line strike hint on hand-made masks (40 pixels high, 5-pixel strokes): a line through the
+/// ink whose two ends run free past it, against digits' own level strokes.
+@Suite struct StrikeThroughTests {
+    let detector = StrikeThrough()
+
+    @Test func aLineThroughAStrokeAndPastItsBothSidesIsAStrike() {
+        #expect(detector.isStruckThrough(Glyph([bar(12, 0, 5, 40), bar(0, 18, 30, 5)])))
+        // Two lines, as some keepers strike: each column of their ends holds two thin strokes.
+        #expect(detector.isStruckThrough(Glyph([bar(12, 0, 5, 40), bar(0, 11, 30, 4), bar(0, 25, 30, 4)])))
+        // A hand's line climbs a little.
+        let climbing = (0..<30).map { x in bar(x, 20 - x / 6, 1, 5) }
+        #expect(detector.isStruckThrough(Glyph([bar(12, 0, 5, 40)] + climbing)))
+    }
+
+    @Test func aDigitsOwnLevelStrokesAreNoStrike() {
+        // A 4's crossbar starting at its left stroke: that end is not free.
+        #expect(!detector.isStruckThrough(Glyph([bar(0, 0, 5, 26), bar(20, 0, 5, 40), bar(0, 22, 30, 5)])))
+        // A 7's bar and a 2's base: ink on one side of the line only.
+        #expect(!detector.isStruckThrough(Glyph([bar(0, 0, 30, 5), bar(12, 0, 5, 40)])))
+        #expect(!detector.isStruckThrough(Glyph([bar(12, 0, 5, 40), bar(0, 35, 30, 5)])))
+        // A line that stops short of one side (the stroke is the widest ink, not the line).
+        #expect(!detector.isStruckThrough(Glyph([bar(0, 0, 5, 40), bar(25, 0, 5, 40), bar(0, 18, 24, 5)])))
+        // A dash alone: nothing crosses it.
+        #expect(!detector.isStruckThrough(Glyph([bar(0, 18, 30, 5)])))
+    }
+
+    @Test func theEndsMustRunPastTheInkByATenthOfTheWidth() {
+        // A 40-pixel-wide glyph whose line runs 3 pixels past its strokes each side: under a tenth (4).
+        let wide = Glyph([bar(3, 0, 5, 40), bar(32, 0, 5, 40), bar(0, 18, 40, 5)])
+        #expect(!detector.isStruckThrough(wide))
+        var loose = detector
+        loose.minOverhangShare = 0
+        #expect(loose.isStruckThrough(wide))
+        // And 3 pixels at least, however narrow the glyph.
+        #expect(!loose.isStruckThrough(Glyph([bar(2, 0, 5, 40), bar(0, 18, 9, 5)])))
     }
 }
 
@@ -235,8 +274,9 @@ extension DigitSegmenterTests {
 extension HandwrittenDigitReaderTests {
     /// The lacrosse sheet with "6" in `total.clears`'s right box; struck through with an X when `struck`,
     /// and "16" written in the space beside the field when `writtenBeside`. With `levelStrikes`, the 6 is
-    /// struck out as some keepers do, with level strokes running past the field into the space.
-    func correctedSheet(struck: Bool, writtenBeside: Bool, levelStrikes: Bool = false) throws -> (FieldSpec, FieldCell) {
+    /// struck out as some keepers do, with level strokes running past the field into the space. With
+    /// `lineThrough`, it is struck with one level line inside its box, running past the digit both sides.
+    func correctedSheet(struck: Bool, writtenBeside: Bool, levelStrikes: Bool = false, lineThrough: Bool = false) throws -> (FieldSpec, FieldCell) {
         let (template, page) = try sheet(["total.clears": .integer(6)])
         let field = try #require(template.field("total.clears"))
         let space = try #require(template.spaceBeside(field))
@@ -254,6 +294,10 @@ extension HandwrittenDigitReaderTests {
                 let y = px(box.y + box.height * share)
                 page.drawLine(from: (px(box.x + 2), y), to: (px(field.rect.maxX + 3), y), width: 4, color: .black)
             }
+        }
+        if lineThrough {
+            let box = field.boxes[1], y = px(box.y + box.height * 0.5)
+            page.drawLine(from: (px(box.x + 2), y), to: (px(box.maxX - 2), y), width: 3, color: .black)
         }
         if writtenBeside {
             page.drawText("16", x: px(space.x + 4), baseline: px(field.rect.maxY - field.rect.height * 0.25), font: font)
@@ -277,6 +321,27 @@ extension HandwrittenDigitReaderTests {
         let reading = try reader.read(field, corrected).reading
         #expect(reading.value == .integer(16))
         #expect(reading.notes.contains("struck out in the boxes; read the number written beside them"))
+    }
+
+    @Test func aNumberStruckWithOneLevelLineIsReadFromBesideItsBoxes() throws {
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let (field, corrected) = try correctedSheet(struck: false, writtenBeside: true, lineThrough: true)
+        let reading = try reader.read(field, corrected).reading
+        #expect(reading.value == .integer(16))
+        #expect(reading.confidence < 70)
+        #expect(reading.notes.contains("struck out in the boxes; read the number written beside them"))
+        // The network alone takes the struck 6 for a digit, and the boxes' reading stands.
+        reader.strikes = nil
+        let unhinted = try reader.read(field, corrected).reading
+        #expect(unhinted.value != .integer(16), "read \(unhinted.value) at \(unhinted.confidence)")
+        // The line is only a hint: with nothing written beside, the boxes' reading is not lowered by it.
+        reader.strikes = StrikeThrough()
+        let (_, alone) = try correctedSheet(struck: false, writtenBeside: false, lineThrough: true)
+        reader.strikes = nil
+        let withoutHint = try reader.read(field, alone).reading
+        reader.strikes = StrikeThrough()
+        let withHint = try reader.read(field, alone).reading
+        #expect(withHint.value == withoutHint.value && withHint.confidence == withoutHint.confidence)
     }
 
     @Test func theReviewPictureShowsTheNumberWrittenBesideTheBoxes() throws {

@@ -15,6 +15,10 @@ public final class HandwrittenDigitReader {
     private let network: DigitNetwork
     public var cleaner = HandwritingCleaner()
     public var segmenter = DigitSegmenter()
+    /// Finds a number that looks struck out with a level line, which the network may read as a digit, so
+    /// that the space beside its boxes is read too; nil looks there only for marks the network calls no
+    /// digit.
+    public var strikes: StrikeThrough? = StrikeThrough()
     /// Strokes thinner than these shares of the character's height are thickened before classification:
     /// the network learnt from MNIST, whose strokes are about an eighth of the digit's height, while a
     /// ballpoint line in a 30-point box is a thirtieth.
@@ -74,11 +78,14 @@ public final class HandwrittenDigitReader {
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.image.encoded(as: .png)))
         }
-        let (result, unclear) = reading(cleaned.components, writingHeight: boxHeight, of: field, strokeShares: strokeShares)
-        guard unclear > 0, let beside = cell.beside,
+        let (result, unclear, lined) = reading(cleaned.components, writingHeight: boxHeight, of: field, strokeShares: strokeShares,
+                                               findStrikes: cell.beside != nil)
+        guard unclear > 0 || lined, let beside = cell.beside,
               let correction = try correction(beside, of: field, writingHeight: boxHeight, strokeShares: strokeShares) else { return result }
         // The number struck out in the boxes and written again beside them: the correction is the
-        // keeper's answer, and still a person's to confirm (issue 3: never a confident guess).
+        // keeper's answer, and still a person's to confirm (issue 3: never a confident guess). A level line
+        // through the boxes is only a hint (a 4's long crossbar looks the same), so the space is read for
+        // it, but nothing is lowered when the space holds no number.
         var reading = correction.reading
         reading.confidence = min(reading.confidence, Self.correctionConfidence)
         reading.notes = result.reading.notes + ["struck out in the boxes; read the number written beside them"] + reading.notes
@@ -98,7 +105,7 @@ public final class HandwrittenDigitReader {
         // left edge, are no part of the correction (beside a 14 they joined its 1, read as 74).
         let edge = cell.pixels(beside.rect).x
         let written = cleaned.components.filter { $0.bounds.x > edge }
-        let (result, unclear) = reading(written, writingHeight: writingHeight, of: field, strokeShares: strokeShares)
+        let (result, unclear, _) = reading(written, writingHeight: writingHeight, of: field, strokeShares: strokeShares, findStrikes: false)
         guard unclear == 0, result.reading.value != .empty else { return nil }
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).beside.png", contents: Data(try cleaned.image.encoded(as: .png)))
@@ -106,10 +113,11 @@ public final class HandwrittenDigitReader {
         return result
     }
 
-    /// A field's reading from its ink components, and how many of its characters were marks that are no
-    /// digit (crossed out, scribbled over, unreadable).
+    /// A field's reading from its ink components, how many of its characters were marks that are no
+    /// digit (crossed out, scribbled over, unreadable), and, when `findStrikes`, whether one of them looks
+    /// struck through with a level line (`strikes`).
     func reading(_ components: [ComponentMask], writingHeight boxHeight: Int, of field: FieldSpec,
-                 strokeShares: [Double]) -> (result: FieldResult, unclear: Int) {
+                 strokeShares: [Double], findStrikes: Bool) -> (result: FieldResult, unclear: Int, lined: Bool) {
         let segmentation = segmenter.segment(components, writingHeight: boxHeight)
         var notes: [String] = []
         if !segmentation.stray.isEmpty {
@@ -119,12 +127,13 @@ public final class HandwrittenDigitReader {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
             let confidence = segmentation.stray.isEmpty ? 97.0 : strayInk < 0.02 ? 85 : 60
-            return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: []), 0)
+            return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: []), 0, false)
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
-        var unclear = 0
+        var unclear = 0, lined = false
         for glyph in segmentation.glyphs {
+            if findStrikes, !lined, let strikes, strikes.isStruckThrough(glyph) { lined = true }
             let whole = classify(glyph, strokeShares)
             var chosen = [whole]
             // Touching digits: keep the cut when the halves are, together, likelier than the whole.
@@ -155,7 +164,7 @@ public final class HandwrittenDigitReader {
         guard let top = values.first else {
             let why = field.kind == .date ? "'\(best)' is not a date written MM DD YY" : "no digits read in the ink"
             return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
-                                glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear)
+                                glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, lined)
         }
         // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
         // probability, so that only those read with probability 0.89 or more pass the default threshold.
@@ -183,7 +192,7 @@ public final class HandwrittenDigitReader {
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
                                    confidence: confidence, notes: notes)
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear)
+        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, lined)
     }
 
     /// A count read as `value` that its range leaves to a person, with its confidence held under the
