@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 567 sheets,
+# about 50 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+#
+#   Tools/make_eval_sets.sh [OUT]
+#   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
+#
+# The sheets are deterministic (Tools/README.md), so the folders hold the very sheets the README measured.
+# Dates in the truth run to late 2026: pass the README's `--today` to eval, or a later day's window and
+# not-future rule will read them differently. Needs Tools/requirements.txt and the handwriting fonts it
+# names (the generator lists any that are missing, with the apt command).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out="${1:-/tmp/statsheet-eval}"
+python="${PYTHON:-python3}"
+[ -x Tools/.venv/bin/python3 ] && python="${PYTHON:-Tools/.venv/bin/python3}"
+swift build -c release --product statsheet >/dev/null
+mkdir -p "$out/blanks"
+for template in lacrosse-goalie hockey-goalie basketball-box; do
+    .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
+done
+
+# folder  template  sheets  seed  profile   (the README's rows)
+sets=(
+    "2301 lacrosse-goalie 150 2301 phone"
+    "2302 lacrosse-goalie 50 2302 scan"
+    "2303 lacrosse-goalie 97 2303 phone"
+    "2304 lacrosse-goalie 80 2304 phone"
+    "2501 lacrosse-goalie 60 2501 phone"
+    "2601 lacrosse-goalie 40 2601 phone"
+    "2701 lacrosse-goalie 40 2701 phone"
+    "2702 hockey-goalie 30 2702 phone"
+    "2401 basketball-box 20 2401 phone"
+)
+for row in "${sets[@]}"; do
+    read -r folder template count seed profile <<<"$row"
+    if [ -f "$out/$folder/.complete" ]; then echo "$out/$folder: already made"; continue; fi
+    "$python" Tools/make_test_sheets.py --template "Templates/$template.json" --blank "$out/blanks/$template.png" \
+        --dpi 300 --out "$out/$folder" --count "$count" --seed "$seed" --profile "$profile" --fill hand >/dev/null
+    touch "$out/$folder/.complete"
+    echo "$out/$folder: $count $template sheets (seed $seed, $profile)"
+done
