@@ -13,6 +13,7 @@ and digits), as in eval's "numeric" row. The truth is each image's NAME.truth.js
 worse, so a script can stop on it. Standard library only.
 """
 import argparse
+import functools
 import json
 import os
 import sys
@@ -27,16 +28,20 @@ def load(path):
         return {d["file"]: d for d in map(json.loads, filter(str.strip, f))}
 
 
-def numeric_fields(template_id, cache={}):
-    if template_id not in cache:
-        with open(os.path.join(TEMPLATES, template_id + ".json")) as f:
-            cache[template_id] = {fld["id"] for fld in json.load(f)["fields"] if fld["kind"] in NUMERIC}
-    return cache[template_id]
+@functools.cache
+def numeric_fields(template_id):
+    with open(os.path.join(TEMPLATES, template_id + ".json")) as f:
+        return frozenset(fld["id"] for fld in json.load(f)["fields"] if fld["kind"] in NUMERIC)
 
 
 def truth_of(image):
     with open(os.path.splitext(image)[0] + ".truth.json") as f:
         return json.load(f)["fields"]
+
+
+# How good a field's outcome is, worst first: wrong and unflagged, wrong and flagged, right and flagged,
+# right. A move up this order is better, down it worse, along it (one wrong value for another) other.
+RANK = {(False, False): 0, (False, True): 1, (True, True): 2, (True, False): 3}
 
 
 def state(reading, expected):
@@ -71,19 +76,14 @@ def main():
                 right, flagged = states[name] = state(run["fields"].get(fid, {}), expected)
                 t = totals[name]
                 t[0] += 1; t[1] += right; t[2] += flagged; t[3] += (not right and not flagged)
-            (rb, fb), (ra, fa) = states["before"], states["after"]
-            rb_, ra_ = b["fields"].get(fid, {}), a["fields"].get(fid, {})
-            if (rb_.get("value"), fb) == (ra_.get("value"), fa):
+            old, new = b["fields"].get(fid, {}), a["fields"].get(fid, {})
+            if (old.get("value"), states["before"][1]) == (new.get("value"), states["after"][1]):
                 continue
-            if (ra and not rb) or (ra and rb and fb and not fa) or (not ra and not rb and not fb and fa):
-                kind = "better"
-            elif (rb and not ra) or (rb and ra and fa and not fb) or (not rb and not ra and fb and not fa):
-                kind = "worse"
-            else:
-                kind = "other"  # a wrong value changed for another wrong value, with the same flag
-            moves[kind].append(f"{os.path.basename(image)} {fid}: truth {expected!r}, "
-                               f"{rb_.get('value')!r} ({rb_.get('confidence')}{', flagged' if fb else ''}) -> "
-                               f"{ra_.get('value')!r} ({ra_.get('confidence')}{', flagged' if fa else ''})")
+            step = RANK[states["after"]] - RANK[states["before"]]
+            kind = "better" if step > 0 else "worse" if step < 0 else "other"
+            shown = [f"{r.get('value')!r} ({r.get('confidence')}{', flagged' if states[name][1] else ''})"
+                     for name, r in (("before", old), ("after", new))]
+            moves[kind].append(f"{os.path.basename(image)} {fid}: truth {expected!r}, {shown[0]} -> {shown[1]}")
     for name, (n, right, flagged, silent) in totals.items():
         print(f"{name:6}  {n} numeric fields, right {100 * right / max(n, 1):.2f}% ({right}), "
               f"flagged {100 * flagged / max(n, 1):.2f}% ({flagged}), wrong and unflagged {silent}")

@@ -335,9 +335,7 @@ extension HandwrittenDigitReaderTests {
         let unhinted = try reader.read(field, corrected).reading
         #expect(unhinted.value != .integer(16), "read \(unhinted.value) at \(unhinted.confidence)")
         // The line is only a hint: with nothing written beside, the boxes' reading is not lowered by it.
-        reader.strikes = StrikeThrough()
         let (_, alone) = try correctedSheet(struck: false, writtenBeside: false, lineThrough: true)
-        reader.strikes = nil
         let withoutHint = try reader.read(field, alone).reading
         reader.strikes = StrikeThrough()
         let withHint = try reader.read(field, alone).reading
