@@ -18,6 +18,9 @@ public struct ScanOptions: Sendable {
     /// The day of the scan: a date after it breaks a sheet's not-future rule, and a handwritten date long
     /// before it is doubted (`GameDateWindow`).
     public var today: Date
+    /// Weights for the digit network (a `digits-cnn.bin` with its `.json` beside it) instead of the
+    /// shipped ones, or nil: how a retrained network is measured on the same sheets before it is committed.
+    public var digitNetwork: String?
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
@@ -55,7 +58,9 @@ public final class SheetScanner {
 
     /// A scanner with its own Tesseract engine and digit network, reading numbers as `options.writing` says.
     public convenience init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions()) throws {
-        let handwritten = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let network = if let path = options.digitNetwork { try DigitNetwork(contentsOf: URL(fileURLWithPath: path)) }
+                      else { try DigitNetwork.bundled() }
+        let handwritten = HandwrittenDigitReader(network: network)
         handwritten.gameDates.today = options.today
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)

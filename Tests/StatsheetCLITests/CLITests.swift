@@ -165,6 +165,40 @@ import Testing
         #expect((object["median_milliseconds"] as? Double ?? 0) > 0)
     }
 
+    /// `eval --digit-network` reads with the weights given, not the shipped ones: a copy whose last
+    /// layer favours "not a digit" reads the hand-filled hockey sheets far worse, and a cut-off file is
+    /// refused with its size.
+    @Test func evalReadsDigitsWithTheNetworkGiven() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let model = Self.root.appendingPathComponent("Sources/DigitNet/Model")
+        var weights = try Data(contentsOf: model.appendingPathComponent("digits-cnn.bin"))
+        let metadata = try Data(contentsOf: model.appendingPathComponent("digits-cnn.json"))
+        // The file ends with the output layer's eleven biases; the last is the "none" class's.
+        let noneBias = weights.count - 4
+        weights.replaceSubrange(noneBias..<weights.count, with: withUnsafeBytes(of: Float(1000).bitPattern.littleEndian, Array.init))
+        try weights.write(to: folder.appendingPathComponent("digits-cnn.bin"))
+        try metadata.write(to: folder.appendingPathComponent("digits-cnn.json"))
+        try weights.prefix(1000).write(to: folder.appendingPathComponent("cut.bin"))
+        try metadata.write(to: folder.appendingPathComponent("cut.json"))
+
+        func accuracy(_ extra: [String]) throws -> Double {
+            let r = try Self.run(["eval", "TestImages/hockey-goalie/handwritten-phone", "--writing", "hand", "--json"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            let object = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+            let numeric = try #require(object["numeric"] as? [String: Any])
+            return try #require(numeric["accuracy"] as? Double)
+        }
+        let shipped = try accuracy([])
+        let noDigits = try accuracy(["--digit-network", folder.appendingPathComponent("digits-cnn.bin").path])
+        #expect(shipped > 0.9)
+        #expect(noDigits < 0.5)
+
+        let cut = try Self.run(["eval", "TestImages/hockey-goalie/handwritten-phone", "--digit-network", folder.appendingPathComponent("cut.bin").path])
+        #expect(cut.status != 0)
+        #expect(cut.stderr.contains("digit network weights have 1000 bytes, expected 874476"), "\(cut.stderr)")
+    }
+
     @Test func usageMistakesNameTheFlag() throws {
         let r = try Self.run(["scan", "x.png", "--min-confidence", "120"])
         #expect(r.status == 64)

@@ -19,6 +19,9 @@ struct Eval: ParsableCommand {
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
     @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
     @Flag(help: "Print the report as JSON.") var json = false
+    @Option(help: ArgumentHelp("Read digits with these network weights (a digits-cnn.bin with its .json beside it) instead of the shipped ones.",
+                               valueName: "file"))
+    var digitNetwork: String?
     @Option(help: ArgumentHelp("Stop with exit status 1 unless numeric accuracy is at least this percentage.", valueName: "percent"))
     var requireAccuracy: Double?
     @Option(help: ArgumentHelp("Stop with exit status 1 if more than this percentage of numeric fields are wrong and unflagged.", valueName: "percent"))
@@ -28,8 +31,9 @@ struct Eval: ParsableCommand {
         let library = try templates.library()
         let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
-        let scanner = try SheetScanner(library: library, options: ScanOptions(minConfidence: minConfidence, writing: writing.writing,
-                                                                                      today: scanDay.day))
+        var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
+        options.digitNetwork = digitNetwork
+        let scanner = try SheetScanner(library: library, options: options)
         var report = EvaluationReport()
         for image in images {
             let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
