@@ -78,8 +78,9 @@ public final class HandwrittenDigitReader {
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.image.encoded(as: .png)))
         }
+        // Strikes are only looked for where a correction could be written beside the boxes.
         let (result, unclear, lined) = reading(cleaned.components, writingHeight: boxHeight, of: field, strokeShares: strokeShares,
-                                               findStrikes: cell.beside != nil)
+                                               strikes: cell.beside == nil ? nil : strikes)
         guard unclear > 0 || lined, let beside = cell.beside,
               let correction = try correction(beside, of: field, writingHeight: boxHeight, strokeShares: strokeShares) else { return result }
         // The number struck out in the boxes and written again beside them: the correction is the
@@ -105,7 +106,7 @@ public final class HandwrittenDigitReader {
         // left edge, are no part of the correction (beside a 14 they joined its 1, read as 74).
         let edge = cell.pixels(beside.rect).x
         let written = cleaned.components.filter { $0.bounds.x > edge }
-        let (result, unclear, _) = reading(written, writingHeight: writingHeight, of: field, strokeShares: strokeShares, findStrikes: false)
+        let (result, unclear, _) = reading(written, writingHeight: writingHeight, of: field, strokeShares: strokeShares, strikes: nil)
         guard unclear == 0, result.reading.value != .empty else { return nil }
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).beside.png", contents: Data(try cleaned.image.encoded(as: .png)))
@@ -114,10 +115,10 @@ public final class HandwrittenDigitReader {
     }
 
     /// A field's reading from its ink components, how many of its characters were marks that are no
-    /// digit (crossed out, scribbled over, unreadable), and, when `findStrikes`, whether one of them looks
-    /// struck through with a level line (`strikes`).
+    /// digit (crossed out, scribbled over, unreadable), and whether `strikes` (when given) finds one of them
+    /// struck through with a level line.
     func reading(_ components: [ComponentMask], writingHeight boxHeight: Int, of field: FieldSpec,
-                 strokeShares: [Double], findStrikes: Bool) -> (result: FieldResult, unclear: Int, lined: Bool) {
+                 strokeShares: [Double], strikes: StrikeThrough?) -> (result: FieldResult, unclear: Int, lined: Bool) {
         let segmentation = segmenter.segment(components, writingHeight: boxHeight)
         var notes: [String] = []
         if !segmentation.stray.isEmpty {
@@ -133,7 +134,7 @@ public final class HandwrittenDigitReader {
         var boxes: [DigitCombination.BoxProbabilities] = []
         var unclear = 0, lined = false
         for glyph in segmentation.glyphs {
-            if findStrikes, !lined, let strikes, strikes.isStruckThrough(glyph) { lined = true }
+            if !lined, let strikes, strikes.isStruckThrough(glyph) { lined = true }
             let whole = classify(glyph, strokeShares)
             var chosen = [whole]
             // Touching digits: keep the cut when the halves are, together, likelier than the whole.
