@@ -268,6 +268,16 @@ extension DigitSegmenterTests {
         #expect(s.glyphs.first?.components.count == 3)
         #expect(s.stray.isEmpty)
     }
+
+    @Test func aRemnantOfTheDividerBetweenTwoDigitsJoinsOnlyTheNearerOne() {
+        // A phone photo's "10" with the 1 against the divider: erasing the divider left a small remnant
+        // 5 px from the 1 and touching the 0 (measured on a generated sheet), which once made one glyph.
+        let one = bar(71, 34, 9, 43), remnant = bar(85, 57, 7, 10), zero = bar(86, 36, 27, 44)
+        let s = DigitSegmenter().segment([one, remnant, zero], writingHeight: 85)
+        #expect(s.glyphs.map(\.bounds.x) == [71, 85])
+        #expect(s.glyphs.map(\.components.count) == [1, 2])
+        #expect(s.stray.isEmpty)
+    }
 }
 
 /// A number struck out in its boxes and written again in the space beside them, as keepers correct.

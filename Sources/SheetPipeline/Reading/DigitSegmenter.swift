@@ -84,7 +84,7 @@ public struct DigitSegmenter: Sendable {
         func isSmall(_ r: PixelRect) -> Bool { Double(r.width) < small && Double(r.height) < small }
         // A thin stroke can break into pieces when thresholded: a small piece within a few pixels of
         // other ink belongs with it, so pieces are gathered before anything is called stray.
-        let pieces = Self.gathered(components, near: max(2, writingHeight / 12), when: { isSmall($0.bounds) || isSmall($1.bounds) })
+        let pieces = Self.gathered(components, near: max(2, writingHeight / 12), small: { isSmall($0.bounds) })
         var glyphs: [Glyph] = []
         for piece in pieces.filter({ !isSmall($0.bounds) }).sorted(by: { $0.bounds.x < $1.bounds.x }) {
             if let last = glyphs.last,
@@ -108,18 +108,26 @@ public struct DigitSegmenter: Sendable {
         return Segmentation(glyphs: glyphs, stray: stray)
     }
 
-    /// Components joined into groups wherever two of them, allowed by `when`, come within `gap`
-    /// pixels of each other.
-    static func gathered(_ components: [ComponentMask], near gap: Int,
-                         when allowed: (ComponentMask, ComponentMask) -> Bool) -> [Glyph] {
+    /// Components joined into groups wherever a small one comes within `gap` pixels of another, closest
+    /// pairs first. A group never holds two components that are not small: a remnant of the divider
+    /// between a 1 and its 0 lies within reach of both, and joining through it made "10" one glyph, read 0.
+    static func gathered(_ components: [ComponentMask], near gap: Int, small isSmall: (ComponentMask) -> Bool) -> [Glyph] {
         var group = Array(components.indices)
+        var holdsLarge = components.map { !isSmall($0) }
         func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
+        var pairs: [(distance: Int, i: Int, j: Int)] = []
         for i in components.indices {
-            for j in components.indices where j > i && allowed(components[i], components[j]) {
+            for j in components.indices where j > i && (isSmall(components[i]) || isSmall(components[j])) {
                 let a = components[i].bounds, b = components[j].bounds
                 let dx = max(0, max(a.x, b.x) - min(a.maxX, b.maxX)), dy = max(0, max(a.y, b.y) - min(a.maxY, b.maxY))
-                if dx <= gap && dy <= gap { group[root(j)] = root(i) }
+                if dx <= gap && dy <= gap { pairs.append((dx + dy, i, j)) }
             }
+        }
+        for pair in pairs.sorted(by: { ($0.distance, $0.i, $0.j) < ($1.distance, $1.i, $1.j) }) {
+            let a = root(pair.i), b = root(pair.j)
+            guard a != b, !(holdsLarge[a] && holdsLarge[b]) else { continue }
+            group[b] = a
+            holdsLarge[a] = holdsLarge[a] || holdsLarge[b]
         }
         return Dictionary(grouping: components.indices, by: root).values
             .map { Glyph($0.sorted().map { components[$0] }) }
