@@ -237,6 +237,9 @@ extension HandwrittenDigitReaderTests {
         let kept = try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), confidence: 12, inked: inked, window: window))
         #expect(kept.confidence == 12)
         #expect(kept.note == "2016-02-04 is more than 2 years before the day of the scan")
+        // However sure the ink, a date outside the window goes to a person.
+        let sure = try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), confidence: 97, inked: [(.string("2016-02-04"), 0.99)], window: window))
+        #expect(sure.confidence == 40)
         #expect(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), confidence: 90, inked: inked.reversed(), window: window) == nil)
     }
 
