@@ -13,14 +13,13 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (29.3%, 24.0%, 15.6%, 26.0%, 54.1%) since the handwriting cleaner takes a box
-    /// line's thickness from its narrowest runs, keeping a stroke written along the line, a group of
-    /// failing rules that one number alone explains flags that number only, and a number struck out (with
-    /// an X, a scribble or a level line) is read from beside its boxes (46.2%, 35.0%, 27.3%, 34.6%, 59.6%
-    /// before).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.31), ("lacrosse-goalie", "handwritten-scan", 8, 0.26),
-                      ("hockey-goalie", "handwritten-phone", 8, 0.18), ("soccer-keeper", "handwritten-phone", 8, 0.29),
-                      ("basketball-box", "handwritten-phone", 6, 0.56)])
+    /// what eval measures (21.2%, 21.0%, 10.2%, 15.4%, 44.0%) since the digit network learns from more
+    /// writers (29.3%, 24.0%, 15.6%, 26.0%, 54.1% before; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
+    /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
+    /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.23), ("lacrosse-goalie", "handwritten-scan", 8, 0.23),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.13), ("soccer-keeper", "handwritten-phone", 8, 0.18),
+                      ("basketball-box", "handwritten-phone", 6, 0.46)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report

