@@ -103,11 +103,12 @@ import Testing
         }
     }
 
-    /// Measured with the committed weights (eval, 2026-11-23): 94.5%, 94.5%, 96.9%, 91.3% and 93.9% of
-    /// the numbers right, 100% of the unflagged ones. Issue 3's goal (99% right, ≤5% flagged) is not
+    /// Measured with the committed weights (eval, 2026-11-24): 96.5%, 97.5%, 99.2%, 96.2% and 95.5% of
+    /// the numbers right (94.5%, 94.5%, 96.9%, 91.3% and 93.9% before the network learnt from more
+    /// writers), 100% of the unflagged ones a rule reads. Issue 3's goal (99% right, ≤5% flagged) is not
     /// reached yet; these floors keep what is.
     enum Floors {
-        static let accuracy = 0.90
+        static let accuracy = 0.94
         static let unflaggedAccuracy = 0.995
         /// Numbers no rule reads (basketball jersey numbers): 84.7% measured.
         static let uncheckedAccuracy = 0.80
