@@ -23,6 +23,19 @@ import Testing
         #expect(try RuleParser.parse("q1.goals-2 == 0") == .binary(.equal, .binary(.subtract, .field("q1.goals"), .number(2)), .number(0)))
         #expect(try RuleParser.parse("context.hs-only") == .field("context.hs-only"))
     }
+
+    @Test func aFieldOnlyAskedWhetherItHoldsAnythingHasNoValueChecked() throws {
+        let fields = ["team.pts", "opp.score", "p1.pts", "p2.pts", "date"].enumerated().map {
+            FieldSpec(id: $1, kind: .count, rect: Rect(x: 60, y: 100 + Double($0) * 50, width: 40, height: 30))
+        }
+        let template = SheetTemplate(format: 1, id: "box", version: 1, title: "Box", page: PageSize(width: 612, height: 792),
+                                     fields: fields, rules: [RuleSpec(id: "score", check: "present(team.pts) && present(opp.score)", message: "m"),
+                                                             RuleSpec(id: "sum", check: "sum(p*.pts) == team.pts", message: "m"),
+                                                             RuleSpec(id: "when", check: "not_future(date)", message: "m")])
+        #expect(try RuleParser.parse("present(a) && count(b, c) == 1 || not_future(d) && e <= 5").valueReferences == ["e"])
+        let parsed = ParsedRules(template)
+        #expect(parsed.valuesChecked == ["team.pts", "p1.pts", "p2.pts"])
+    }
 }
 
 @Suite struct RuleEvaluationTests {

@@ -19,6 +19,19 @@ public indirect enum Expression: Equatable, Sendable {
         case .call(_, let args): args.flatMap(\.fieldReferences)
         }
     }
+
+    /// Field ids (and patterns) whose values the expression weighs against something: all it reads but
+    /// what it reads only through `present`, `count` and `not_future`, which ask whether a field holds
+    /// anything (or a date is not ahead). `present(opp.score)` cannot tell 81 from 21.
+    public var valueReferences: [String] {
+        switch self {
+        case .number: []
+        case .field(let id): [id]
+        case .negate(let e), .not(let e): e.valueReferences
+        case .binary(_, let a, let b): a.valueReferences + b.valueReferences
+        case .call(let name, let args): ["present", "count", "not_future"].contains(name) ? [] : args.flatMap(\.valueReferences)
+        }
+    }
 }
 
 public enum BinaryOperator: String, Sendable, CaseIterable {

@@ -29,9 +29,12 @@ public struct RuleFailure: Sendable, Equatable, Codable {
 public struct ParsedRules: Sendable {
     /// Each rule with its expression, or nil when it does not parse (`template check` reports why).
     public let rules: [(spec: RuleSpec, expression: Expression?)]
+    /// The ids of the fields whose values some rule weighs (`Expression.valueReferences`).
+    public let valuesChecked: Set<String>
 
     public init(_ template: SheetTemplate) {
         rules = (template.rules ?? []).map { ($0, try? RuleParser.parse($0.check)) }
+        valuesChecked = Set(rules.compactMap(\.expression).flatMap { Expression.ids($0.valueReferences, in: template.fields) })
     }
 }
 
@@ -114,8 +117,13 @@ import Foundation
 extension Expression {
     /// The ids of the fields the expression reads, patterns (`conference.*`) expanded over `fields`.
     public func fieldIDs(in fields: [FieldSpec]) -> [String] {
+        Self.ids(fieldReferences, in: fields)
+    }
+
+    /// Field references (ids and patterns) as ids, patterns expanded over `fields`, each once.
+    static func ids(_ references: [String], in fields: [FieldSpec]) -> [String] {
         var seen: [String] = []
-        for ref in fieldReferences {
+        for ref in references {
             let ids = ref.contains("*") ? fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
             for id in ids where !seen.contains(id) { seen.append(id) }
         }
