@@ -10,26 +10,21 @@ public indirect enum Expression: Equatable, Sendable {
     case call(String, [Expression])
 
     /// Field ids (and patterns) the expression reads.
-    public var fieldReferences: [String] {
-        switch self {
-        case .number: []
-        case .field(let id): [id]
-        case .negate(let e), .not(let e): e.fieldReferences
-        case .binary(_, let a, let b): a.fieldReferences + b.fieldReferences
-        case .call(_, let args): args.flatMap(\.fieldReferences)
-        }
-    }
+    public var fieldReferences: [String] { references { _ in true } }
 
     /// Field ids (and patterns) whose values the expression weighs against something: all it reads but
     /// what it reads only through `present`, `count` and `not_future`, which ask whether a field holds
     /// anything (or a date is not ahead). `present(opp.score)` cannot tell 81 from 21.
-    public var valueReferences: [String] {
+    public var valueReferences: [String] { references { !["present", "count", "not_future"].contains($0) } }
+
+    /// Field ids (and patterns) read, looking into the arguments of the calls `into` lets through.
+    private func references(into call: (String) -> Bool) -> [String] {
         switch self {
         case .number: []
         case .field(let id): [id]
-        case .negate(let e), .not(let e): e.valueReferences
-        case .binary(_, let a, let b): a.valueReferences + b.valueReferences
-        case .call(let name, let args): ["present", "count", "not_future"].contains(name) ? [] : args.flatMap(\.valueReferences)
+        case .negate(let e), .not(let e): e.references(into: call)
+        case .binary(_, let a, let b): a.references(into: call) + b.references(into: call)
+        case .call(let name, let args): call(name) ? args.flatMap { $0.references(into: call) } : []
         }
     }
 }
