@@ -129,9 +129,12 @@ public struct DigitSegmenter: Sendable {
             group[b] = a
             holdsLarge[a] = holdsLarge[a] || holdsLarge[b]
         }
+        // Left to right. A dictionary's order changes from run to run, so ties go by top, then by the
+        // first component's place, and a sheet reads the same every time.
         return Dictionary(grouping: components.indices, by: root).values
-            .map { Glyph($0.sorted().map { components[$0] }) }
-            .sorted { $0.bounds.x < $1.bounds.x }
+            .map { members in (first: members.min()!, glyph: Glyph(members.sorted().map { components[$0] })) }
+            .sorted { ($0.glyph.bounds.x, $0.glyph.bounds.y, $0.first) < ($1.glyph.bounds.x, $1.glyph.bounds.y, $1.first) }
+            .map(\.glyph)
     }
 
     /// Ways to cut a wide glyph into two digits: at the column with the least ink in its middle part
