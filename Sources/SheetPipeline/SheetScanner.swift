@@ -117,15 +117,13 @@ public final class SheetScanner {
             let read = try zip(template.fields, recognizer.read(cells)).map { (id: $0.id, reading: $1) }
             let search = SuggestionSearch(template: template, rules: rules, today: options.today)
             let corroboration = SumCorroboration(search: search, minConfidence: options.minConfidence)
+            // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
+            // reader's confidence, like a jersey number, and is doubted like one.
             let handwritten = (recognizer as? SheetFieldReader)?.lastWriting == .hand
-            let kinds = Dictionary(uniqueKeysWithValues: template.fields.map { ($0.id, $0.kind) })
+            let uncheckedCounts = handwritten ? Set(template.fields.filter { $0.kind == .count && !rules.valuesChecked.contains($0.id) }.map(\.id)) : []
             var fields = corroboration.corroborate(read).map { field in
                 var reading = field.reading
-                // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
-                // reader's confidence, like a jersey number, and is doubted like one.
-                if handwritten, kinds[field.id] == .count, !rules.valuesChecked.contains(field.id) {
-                    SheetFieldReader.handUncheckedCount.apply(to: &reading)
-                }
+                if uncheckedCounts.contains(field.id) { SheetFieldReader.handUncheckedCount.apply(to: &reading) }
                 if reading.confidence < options.minConfidence {
                     reading.flagged = true
                     reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(options.minConfidence))", at: 0)

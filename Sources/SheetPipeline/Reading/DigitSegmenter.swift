@@ -113,11 +113,12 @@ public struct DigitSegmenter: Sendable {
     /// between a 1 and its 0 lies within reach of both, and joining through it made "10" one glyph, read 0.
     static func gathered(_ components: [ComponentMask], near gap: Int, small isSmall: (ComponentMask) -> Bool) -> [Glyph] {
         var group = Array(components.indices)
-        var holdsLarge = components.map { !isSmall($0) }
+        let small = components.map(isSmall)
+        var holdsLarge = small.map { !$0 }
         func root(_ i: Int) -> Int { group[i] == i ? i : root(group[i]) }
         var pairs: [(distance: Int, i: Int, j: Int)] = []
         for i in components.indices {
-            for j in components.indices where j > i && (isSmall(components[i]) || isSmall(components[j])) {
+            for j in components.indices where j > i && (small[i] || small[j]) {
                 let a = components[i].bounds, b = components[j].bounds
                 let dx = max(0, max(a.x, b.x) - min(a.maxX, b.maxX)), dy = max(0, max(a.y, b.y) - min(a.maxY, b.maxY))
                 if dx <= gap && dy <= gap { pairs.append((dx + dy, i, j)) }
