@@ -26,17 +26,20 @@ enum TemporaryStore {
 }
 
 @Suite struct SQLiteStoreTests {
-    /// Stores opened at once on a new file (as two `scan` processes may) all end up with one schema.
+    /// Stores opened at once on a new file (as two `scan` processes may) all succeed and end up
+    /// with one schema. The moment of contention is short, so it is tried on many new files.
     @Test func concurrentOpensOfANewFileAllSucceed() async throws {
         let dir = try TemporaryStore.folder()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("new.sqlite").path
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            for _ in 0..<4 { group.addTask { _ = try SQLiteSheetStore(path: path) } }
-            try await group.waitForAll()
+        for round in 0..<30 {
+            let path = dir.appendingPathComponent("new-\(round).sqlite").path
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { _ = try SQLiteSheetStore(path: path) } }
+                try await group.waitForAll()
+            }
+            let store = try SQLiteSheetStore(path: path)
+            #expect(try await store.sheets(status: nil).isEmpty)
         }
-        let store = try SQLiteSheetStore(path: path)
-        #expect(try await store.sheets(status: nil).isEmpty)
     }
 
     /// Data survives closing and reopening; reopening runs no migration twice.

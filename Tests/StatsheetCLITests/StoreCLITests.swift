@@ -286,15 +286,21 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("store.sqlite").path
         let outputs = [folder.appendingPathComponent("a.txt"), folder.appendingPathComponent("b.txt")]
-        let processes = try outputs.map { out in
+        let errors = outputs.map { $0.appendingPathExtension("err") }
+        let processes = try zip(outputs, errors).map { out, err in
             _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
             let p = Self.process(["scan", "--jobs", "1", "--db", db, folder.path])
             p.standardOutput = try FileHandle(forWritingTo: out)
+            p.standardError = try FileHandle(forWritingTo: err)
             return p
         }
         for p in processes { try p.run() }
         for p in processes { p.waitUntilExit() }
-        for p in processes { #expect(p.terminationStatus == 0) }
+        for (p, err) in zip(processes, errors) {
+            // Both open the new store at the same moment; neither may give up on the other's lock.
+            #expect(p.terminationStatus == 0, "\((try? String(contentsOf: err, encoding: .utf8)) ?? "")")
+        }
         let c = try Self.counts(db)
         #expect(c.sheets == sheets, "\(c)")
         Self.expectWhole(c)
