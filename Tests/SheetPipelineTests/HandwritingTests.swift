@@ -155,7 +155,7 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         let font = try BitmapFont(size: Int(20.0 * Double(dpi) / 300))
         let across = try #require(template.fields.first { $0.id == "q3.shots" })
         // "16" written as one number over the divider: the 1 close left of it, the 6 close right, neither
-        // centred in its box. (Strokes lying on the printed line itself are lost with the line.)
+        // centred in its box. (A stroke lying on the line itself: `aOneWrittenOnTheDividerIsKeptNotErasedWithIt`.)
         let divider = across.boxes[0].maxX, baseline = px(across.rect.maxY - across.rect.height * 0.25)
         page.drawText("1", x: px(divider - 3.5) - font.width(of: "1"), baseline: baseline, font: font)
         page.drawText("6", x: px(divider + 3.5), baseline: baseline, font: font)
@@ -188,6 +188,53 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         let dividerInCrop = ink.boxes[0].maxX
         #expect(ink.components.contains { $0.bounds.x <= dividerInCrop - stem && Double($0.bounds.height) > 0.6 * Double(ink.boxes[0].height) })
         #expect(try reader.read(field, fieldCell).reading.value == .integer(10))
+    }
+
+    @Test func aOneWrittenOnTheDividerIsKeptNotErasedWithIt() throws {
+        let (template, page) = try sheet(["q3.shots": .integer(0)])
+        let field = try #require(template.field("q3.shots"))
+        // The divider as printed, across it at mid-height.
+        let gray = try page.grayBuffer()
+        let row = px(field.rect.y + field.rect.height / 2), centre = px(field.boxes[0].maxX)
+        let dark = (centre - 8...centre + 8).filter { gray.pixels[row * gray.width + $0] < 128 }
+        let left = try #require(dark.min()), right = try #require(dark.max())
+        // The 1 of "10" drawn right over it, a pixel wider each side: no wider than the line plus the
+        // margin erasing allows, so that a width rule alone would erase it.
+        try page.fill(PixelRect(x: left - 1, y: px(field.rect.y + field.rect.height * 0.3), width: right - left + 3,
+                                height: px(field.rect.height * 0.5)), color: .black)
+        let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
+        let fieldCell = try cell(field, of: page)
+        let ink = try reader.cleaner.clean(field, in: fieldCell)
+        let dividerInCrop = ink.boxes[0].maxX
+        #expect(ink.components.contains {
+            $0.bounds.x < dividerInCrop && $0.bounds.maxX > dividerInCrop && Double($0.bounds.height) > 0.4 * Double(ink.boxes[0].height)
+        })
+        #expect(try reader.read(field, fieldCell).reading.value == .integer(10))
+    }
+
+    /// Where a side of the box is widened by a stroke lying on it, and where only by the print or camera.
+    @Test func onlyASideWidenedBeyondTheOthersAndInsideTheFieldHoldsAStroke() {
+        let cleaner = HandwritingCleaner()
+        // 100 points along, the field from 5 to 95; lines 3 pixels wide.
+        func side(_ widths: (Int) -> Int) -> HandwritingCleaner.LineTrace {
+            HandwritingCleaner.LineTrace(vertical: true, first: 0, start: 5, end: 95,
+                                         runs: (0..<100).map { i in (low: 50, high: 50 + widths(i) - 1) },
+                                         thickness: 3, limit: 5)
+        }
+        let plain = side { _ in 3 }
+        // A stroke 5 wide from 30 to 65: kept there, and only there.
+        let stroke = side { (30...65).contains($0) ? 5 : 3 }
+        #expect(cleaner.strokesAlong(stroke, others: [plain, plain]) == Set(30...65))
+        // Every side 5 wide from 30 to 65 (a blurred band of the photo): the print, erased.
+        #expect(cleaner.strokesAlong(stroke, others: [stroke, plain]).isEmpty)
+        // Widened only by one pixel over the others (a crisp line drifting across the pixel grid).
+        #expect(cleaner.strokesAlong(side { (30...65).contains($0) ? 4 : 3 }, others: [plain]).isEmpty)
+        // Too short a stretch: 15 points, under a quarter of the field's 90.
+        #expect(cleaner.strokesAlong(side { (30...44).contains($0) ? 5 : 3 }, others: [plain]).isEmpty)
+        // Widened up to where the top line crosses: not inside the field.
+        #expect(cleaner.strokesAlong(side { $0 < 50 ? 5 : 3 }, others: [plain]).isEmpty)
+        // With no other side to compare, nothing is kept.
+        #expect(cleaner.strokesAlong(stroke, others: []).isEmpty)
     }
 
     @Test func aNumberItsRangeRulesOutIsReadInsideItAndFlaggedNeverConfidentlyChanged() throws {

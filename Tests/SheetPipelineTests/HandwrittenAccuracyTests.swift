@@ -13,13 +13,14 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (21.2%, 21.0%, 10.2%, 15.4%, 44.1%) since the digit network learns from more
-    /// writers (29.3%, 24.0%, 15.6%, 26.0%, 54.1% before; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
+    /// what eval measures (18.2%, 18.0%, 4.7%, 15.4%, 42.0%) since a 1 written on a box's side is kept
+    /// (21.2%, 21.0%, 10.2%, 15.4%, 44.1% before; 29.3%, 24.0%, 15.6%, 26.0%, 54.1% before the digit
+    /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
     /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.23), ("lacrosse-goalie", "handwritten-scan", 8, 0.23),
-                      ("hockey-goalie", "handwritten-phone", 8, 0.13), ("soccer-keeper", "handwritten-phone", 8, 0.18),
-                      ("basketball-box", "handwritten-phone", 6, 0.46)])
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.20), ("lacrosse-goalie", "handwritten-scan", 8, 0.20),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.08), ("soccer-keeper", "handwritten-phone", 8, 0.18),
+                      ("basketball-box", "handwritten-phone", 6, 0.44)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report
