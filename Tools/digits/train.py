@@ -617,6 +617,8 @@ def main():
     ap.add_argument("--seed", type=int, default=DEFAULT_SEED)
     ap.add_argument("--epochs", type=int, default=30)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--font-repeats", type=int, default=6,
+                    help="copies of the rendered font digits in every epoch")
     args = ap.parse_args()
     t_start = time.time()
 
@@ -644,7 +646,7 @@ def main():
     trx, try_ = mx[tr_mask], my[tr_mask]
     vx, vy = mx[val_idx], my[val_idx]
     pool_train = np.concatenate([trx, fx])      # digits that "none: crossed-out" strikes over
-    font_repeats = 6
+    font_repeats = args.font_repeats
     n_none_epoch = 1600
     n_mnist_epoch = 8000   # MNIST digits per epoch, drawn afresh from the training part
     # optdigits' writers through the pen; two draws, computed once (thinning is slow in NumPy), alternating by epoch
