@@ -13,14 +13,14 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (18.2%, 18.0%, 4.7%, 15.4%, 42.0%) since a 1 written on a box's side is kept
+    /// what eval measures (18.2%, 18.0%, 4.7%, 15.4%, 39.6%) since a 1 written on a box's side is kept
     /// (21.2%, 21.0%, 10.2%, 15.4%, 44.1% before; 29.3%, 24.0%, 15.6%, 26.0%, 54.1% before the digit
     /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
     /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
     @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.20), ("lacrosse-goalie", "handwritten-scan", 8, 0.20),
                       ("hockey-goalie", "handwritten-phone", 8, 0.08), ("soccer-keeper", "handwritten-phone", 8, 0.18),
-                      ("basketball-box", "handwritten-phone", 6, 0.44)])
+                      ("basketball-box", "handwritten-phone", 6, 0.42)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report
@@ -105,9 +105,10 @@ import Testing
         }
     }
 
-    /// Measured with the committed weights (eval, 2026-11-24): 96.5%, 97.5%, 99.2%, 96.2% and 95.5% of
-    /// the numbers right (94.5%, 94.5%, 96.9%, 91.3% and 93.9% before the network learnt from more
-    /// writers), 100% of the unflagged ones a rule reads. Issue 3's goal (99% right, ≤5% flagged) is not
+    /// Measured with the committed weights (eval, 2026-11-24): 97.2%, 98.0%, 100%, 96.2% and 95.9% of
+    /// the numbers right since a 1 written on a box's side is kept (96.5%, 97.5%, 99.2%, 96.2% and 95.5%
+    /// before; 94.5%, 94.5%, 96.9%, 91.3% and 93.9% before the network learnt from more writers), 100%
+    /// of the unflagged ones a rule reads. Issue 3's goal (99% right, ≤5% flagged) is not
     /// reached yet; these floors keep what is.
     enum Floors {
         static let accuracy = 0.94
