@@ -72,11 +72,12 @@ public final class SheetScanner {
     /// The result, and (when `options.keepCellImages`) each field's cell as a small PNG.
     public func scanSheet(_ path: String) -> ScannedSheet {
         var images: [String: [UInt8]] = [:]
-        let result = scan(path, cellImages: &images)
-        return ScannedSheet(result: result, cellImages: images)
+        var writing: Writing?
+        let result = scan(path, cellImages: &images, writing: &writing)
+        return ScannedSheet(result: result, cellImages: images, writing: writing)
     }
 
-    private func scan(_ path: String, cellImages: inout [String: [UInt8]]) -> SheetResult {
+    private func scan(_ path: String, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 
@@ -114,13 +115,14 @@ public final class SheetScanner {
             let key = "\(template.id)@\(template.version)"
             let rules = parsedRules[key] ?? ParsedRules(template)
             parsedRules[key] = rules
-            let read = try zip(template.fields, recognizer.read(cells)).map { (id: $0.id, reading: $1) }
+            let recognized = try recognizer.recognize(cells)
+            writing = recognized.writing
+            let read = zip(template.fields, recognized.readings).map { (id: $0.id, reading: $1) }
             let search = SuggestionSearch(template: template, rules: rules, today: options.today)
             let corroboration = SumCorroboration(search: search, minConfidence: options.minConfidence)
             // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
             // reader's confidence, like a jersey number, and is doubted like one.
-            let handwritten = (recognizer as? SheetFieldReader)?.lastWriting == .hand
-            let uncheckedCounts = handwritten ? Set(template.fields.filter { $0.kind == .count && !rules.valuesChecked.contains($0.id) }.map(\.id)) : []
+            let uncheckedCounts = recognized.writing == .hand ? Set(template.fields.filter { $0.kind == .count && !rules.valuesChecked.contains($0.id) }.map(\.id)) : []
             var fields = corroboration.corroborate(read).map { field in
                 var reading = field.reading
                 if uncheckedCounts.contains(field.id) { SheetFieldReader.handUncheckedCount.apply(to: &reading) }
@@ -210,4 +212,7 @@ public struct ScannedSheet: Sendable {
     public var result: SheetResult
     /// Field id → grayscale PNG of its cell (empty unless `ScanOptions.keepCellImages`).
     public var cellImages: [String: [UInt8]]
+    /// How its numbers were written, as the recognizer judged; nil when the sheet failed before its
+    /// fields were read.
+    public var writing: Writing?
 }

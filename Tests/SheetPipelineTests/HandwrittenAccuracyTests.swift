@@ -99,8 +99,7 @@ import Testing
             let folder = Fixtures.testImages.appendingPathComponent("\(template)/\(set)").path
             let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { !$0.hasSuffix(".json") }.sorted().prefix(set == "printed" ? 6 : 24)
             for name in names {
-                _ = scanner.scan(folder + "/" + name)
-                #expect(reader.lastWriting == (set == "printed" ? .print : .hand), "\(set)/\(name)")
+                #expect(scanner.scanSheet(folder + "/" + name).writing == (set == "printed" ? .print : .hand), "\(set)/\(name)")
             }
         }
     }

@@ -90,6 +90,14 @@ public struct FieldCell: Sendable {
 /// Recognizers get all of a sheet's fields at once so they can batch work (Tesseract reads a block of
 /// lines in one call far faster than each line in its own call).
 public protocol FieldRecognizer {
-    /// One reading per field, in the same order.
-    func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading]
+    /// One reading per field, in the same order, and how the sheet's numbers were written.
+    func recognize(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> RecognizedFields
+}
+
+/// What a recognizer read on one sheet. The writing comes back with the readings, not as the
+/// recognizer's state, so nothing asks a recognizer afterwards what it decided for the last sheet.
+public struct RecognizedFields: Sendable {
+    /// One per field, in the fields' order.
+    public var readings: [FieldReading]
+    public var writing: Writing
 }

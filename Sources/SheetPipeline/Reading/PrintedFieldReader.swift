@@ -45,6 +45,10 @@ public final class PrintedFieldReader: FieldRecognizer {
         return reader
     }
 
+    public func recognize(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> RecognizedFields {
+        RecognizedFields(readings: try read(fields), writing: .print)
+    }
+
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
         var readings = [FieldReading?](repeating: nil, count: fields.count)
         var pending: [PendingDigits] = []

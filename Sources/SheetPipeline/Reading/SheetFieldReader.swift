@@ -29,9 +29,6 @@ public final class SheetFieldReader: FieldRecognizer {
     /// empty in at least 3 fields and at least this share of the fields it found written.
     public static let unseenShare = 0.1
 
-    /// What the last `read` decided, for the scan's report.
-    public private(set) var lastWriting: Writing = .print
-
     /// Text and checkboxes of hand-filled sheets, read again with the handwriting cleaner's ink threshold:
     /// at the print cleaner's, names and ticks in pencil were invisible — read as empty with confidence 97.
     private let pencilAware: PrintedFieldReader
@@ -43,7 +40,7 @@ public final class SheetFieldReader: FieldRecognizer {
         self.pencilAware = printed.seeing(inkRatio: HandwritingCleaner().inkRatio)
     }
 
-    public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
+    public func recognize(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> RecognizedFields {
         let numeric = fields.indices.filter { fields[$0].field.kind.isWrittenInDigits }
         let others = fields.indices.filter { !fields[$0].field.kind.isWrittenInDigits }
         let numericFields = numeric.map { fields[$0] }
@@ -65,7 +62,6 @@ public final class SheetFieldReader: FieldRecognizer {
                 hand = try handwritten.read(numericFields)
             }
         }
-        lastWriting = decided
         let textReader = decided == .hand ? pencilAware : printed
         for (i, reading) in zip(others, try textReader.read(others.map { fields[$0] })) { readings[i] = reading }
         if decided == .hand {
@@ -91,7 +87,7 @@ public final class SheetFieldReader: FieldRecognizer {
                                             Alternative(value: handReading.value, probability: 0.5)]
             }
         }
-        return readings
+        return RecognizedFields(readings: readings, writing: decided)
     }
 
     /// A reader's confidence on handwriting, where nothing else checks the reading, is trusted only
