@@ -29,7 +29,7 @@ public final class SQLiteSheetStore: SheetStore {
         // Two processes opening a new store at once both see no migration applied; the second's
         // `CREATE TABLE` then fails after waiting for the first. Trying again finds the schema in place.
         do {
-            try Self.retrying(while: { _ in true }) { try Self.migrator.migrate(pool) }
+            try Self.retrying(attempts: 5, while: { _ in true }) { try Self.migrator.migrate(pool) }
         } catch {
             throw StoreError("cannot prepare the store \(path): \(Self.describe(error))")
         }

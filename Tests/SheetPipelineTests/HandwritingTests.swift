@@ -204,6 +204,20 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
                                 height: px(field.rect.height * 0.5)), color: .black)
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
         let fieldCell = try cell(field, of: page)
+        // The premise: across the divider, the stem is ink no wider than erasing allows, and at least
+        // two pixels wider than the field's other sides.
+        let cleaner = reader.cleaner
+        let ink0 = fieldCell.image.pixels.map { $0 < UInt8(fieldCell.image.inkThreshold(ratio: cleaner.inkRatio)) }
+        let search = max(2, Int((cleaner.searchPoints * fieldCell.scale).rounded()))
+        let sides = ([field.rect.x] + field.boxes.map(\.maxX)).map { x in
+            let line = fieldCell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
+            return cleaner.trace(ink0, width: fieldCell.image.width, height: fieldCell.image.height, at: line.x,
+                                 from: line.y, to: line.maxY, search: search, vertical: true)
+        }
+        let middle = sides[1].runs.count / 2 + sides[1].runs.count / 10
+        let stemWidth = try #require(sides[1].width(middle))
+        #expect(stemWidth <= sides[1].limit)
+        #expect(stemWidth >= max(sides[0].width(middle) ?? 0, sides[2].width(middle) ?? 0) + 2)
         let ink = try reader.cleaner.clean(field, in: fieldCell)
         let dividerInCrop = ink.boxes[0].maxX
         #expect(ink.components.contains {
@@ -231,8 +245,11 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         #expect(cleaner.strokesAlong(side { (30...65).contains($0) ? 4 : 3 }, others: [plain]).isEmpty)
         // Too short a stretch: 15 points, under a quarter of the field's 90.
         #expect(cleaner.strokesAlong(side { (30...44).contains($0) ? 5 : 3 }, others: [plain]).isEmpty)
-        // Widened up to where the top line crosses: not inside the field.
+        // Widened from above the field's top down to its middle: not wholly inside the field.
         #expect(cleaner.strokesAlong(side { $0 < 50 ? 5 : 3 }, others: [plain]).isEmpty)
+        // Gaps of three points are bridged; a gap of four splits the stroke into two too short.
+        #expect(cleaner.strokesAlong(side { (30...50).contains($0) || (54...70).contains($0) ? 5 : 3 }, others: [plain]) == Set(30...70))
+        #expect(cleaner.strokesAlong(side { (30...50).contains($0) || (55...70).contains($0) ? 5 : 3 }, others: [plain]).isEmpty)
         // With no other side to compare, nothing is kept.
         #expect(cleaner.strokesAlong(stroke, others: []).isEmpty)
     }

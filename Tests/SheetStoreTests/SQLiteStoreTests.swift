@@ -42,6 +42,30 @@ enum TemporaryStore {
         }
     }
 
+    /// The open's and the migration's retry: as many calls as it is allowed, only for the errors it is
+    /// told to retry, and the value of the first call that succeeds.
+    @Test func retryingStopsAtItsAttemptsAndRetriesOnlyWhatItIsTold() throws {
+        struct Flaky: Error {}
+        var calls = 0
+        #expect(throws: Flaky.self) {
+            try SQLiteSheetStore.retrying(attempts: 3, while: { $0 is Flaky }) { () throws -> Int in calls += 1; throw Flaky() }
+        }
+        #expect(calls == 3)
+        calls = 0
+        #expect(throws: Flaky.self) {
+            try SQLiteSheetStore.retrying(attempts: 3, while: { _ in false }) { () throws -> Int in calls += 1; throw Flaky() }
+        }
+        #expect(calls == 1)
+        calls = 0
+        let value = try SQLiteSheetStore.retrying(attempts: 3, while: { _ in true }) { () throws -> Int in
+            calls += 1
+            if calls < 2 { throw Flaky() }
+            return 7
+        }
+        #expect(value == 7)
+        #expect(calls == 2)
+    }
+
     /// Data survives closing and reopening; reopening runs no migration twice.
     @Test func reopenKeepsSheets() async throws {
         let dir = try TemporaryStore.folder()
