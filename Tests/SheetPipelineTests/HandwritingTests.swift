@@ -207,13 +207,7 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         // The premise: across the divider, the stem is ink no wider than erasing allows, and at least
         // two pixels wider than the field's other sides.
         let cleaner = reader.cleaner
-        let ink0 = fieldCell.image.pixels.map { $0 < UInt8(fieldCell.image.inkThreshold(ratio: cleaner.inkRatio)) }
-        let search = max(2, Int((cleaner.searchPoints * fieldCell.scale).rounded()))
-        let sides = ([field.rect.x] + field.boxes.map(\.maxX)).map { x in
-            let line = fieldCell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
-            return cleaner.trace(ink0, width: fieldCell.image.width, height: fieldCell.image.height, at: line.x,
-                                 from: line.y, to: line.maxY, search: search, vertical: true)
-        }
+        let sides = cleaner.traceSides(of: field, in: fieldCell, ink: cleaner.inkMask(of: fieldCell))
         let middle = sides[1].runs.count / 2 + sides[1].runs.count / 10
         let stemWidth = try #require(sides[1].width(middle))
         #expect(stemWidth <= sides[1].limit)

@@ -44,18 +44,13 @@ public struct HandwritingCleaner: Sendable {
     ///   the open paper beside a field has none, and erasing one there would take a digit's base with it).
     public func clean(_ field: FieldSpec, in cell: FieldCell, printedRows: Bool = true) throws(ImagingError) -> Ink {
         let w = cell.image.width, h = cell.image.height
-        let threshold = UInt8(cell.image.inkThreshold(ratio: inkRatio))
-        var ink = cell.image.pixels.map { $0 < threshold }
-
-        let search = max(2, Int((searchPoints * cell.scale).rounded()))
+        var ink = inkMask(of: cell)
+        let search = searchPixels(in: cell)
         // The box's sides and dividers are all traced before any is erased: each is judged against
-        // the others, which the same print and the same camera made. (All span the same rows, so their
-        // traces line up point for point.) The open paper beside a field has one printed side, the
-        // field's edge, and nothing to judge it against: it is erased as it always was.
-        let sides = ([field.rect.x] + field.boxes.map(\.maxX)).map { x in
-            let line = cell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
-            return trace(ink, width: w, height: h, at: line.x, from: line.y, to: line.maxY, search: search, vertical: true)
-        }
+        // the others, which the same print and the same camera made. The open paper beside a field has
+        // one printed side, the field's edge, and nothing to judge it against: it is erased as it
+        // always was.
+        let sides = traceSides(of: field, in: cell, ink: ink)
         for (k, side) in sides.enumerated() {
             let others = sides.indices.filter { $0 != k }.map { sides[$0] }
             erase(&ink, width: w, side, keeping: printedRows ? strokesAlong(side, others: others) : [])
@@ -84,6 +79,25 @@ public struct HandwritingCleaner: Sendable {
             return PixelRect(x: p.x - crop.x, y: p.y - crop.y, width: p.width, height: p.height)
         }
         return Ink(components: kept, boxes: boxes, image: binary)
+    }
+
+    /// The cell's pixels that are ink.
+    func inkMask(of cell: FieldCell) -> [Bool] {
+        let threshold = UInt8(cell.image.inkThreshold(ratio: inkRatio))
+        return cell.image.pixels.map { $0 < threshold }
+    }
+
+    func searchPixels(in cell: FieldCell) -> Int { max(2, Int((searchPoints * cell.scale).rounded())) }
+
+    /// The field's vertical sides, left edge and each box's right edge, traced in `ink`. All span the
+    /// field's rows, so their traces line up point for point.
+    func traceSides(of field: FieldSpec, in cell: FieldCell, ink: [Bool]) -> [LineTrace] {
+        let search = searchPixels(in: cell)
+        return ([field.rect.x] + field.boxes.map(\.maxX)).map { x in
+            let line = cell.pixels(Rect(x: x, y: field.rect.y, width: 0, height: field.rect.height))
+            return trace(ink, width: cell.image.width, height: cell.image.height, at: line.x, from: line.y, to: line.maxY,
+                         search: search, vertical: true)
+        }
     }
 
     /// Where one printed line runs, and the ink across it at each point along it.
@@ -174,9 +188,10 @@ public struct HandwritingCleaner: Sendable {
     /// flagged, the same 5 wrong and unflagged, no set with fewer right. Keeping strokes only farther
     /// than twice the line's thickness from the top and bottom lines read 3 fewer right and flagged 34
     /// more. Judged against the line's own narrower runs instead of the other sides, crisp scans and
-    /// box scores grew phantom 1s (the committed scans 97.5% → 94.5% right). A quarter of the height was chosen with that earlier form,
-    /// on the six sets it was tuned on: a fifth to three tenths read alike there, an eighth and two
-    /// fifths less well.
+    /// box scores grew phantom 1s (the committed scans 97.5% → 94.5% right). A quarter of the height
+    /// was chosen with that earlier form, on the six sets it was tuned on: a fifth to three tenths read
+    /// alike there, an eighth and two fifths less well. Shorter stretches with this form read a few
+    /// more numbers right but joined digits through kept bits of the divider ("12" read 2).
     func strokesAlong(_ line: LineTrace, others: [LineTrace]) -> Set<Int> {
         guard !others.isEmpty else { return [] }
         precondition(others.allSatisfy { $0.runs.count == line.runs.count }, "sides traced over different rows")
