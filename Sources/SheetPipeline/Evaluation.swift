@@ -106,6 +106,11 @@ public struct EvaluationReport: Sendable, Encodable {
     public var text = Tally()
     public var checkboxes = Tally()
     public var calibration: [Bucket] = (0..<10).map { Bucket(low: $0 * 10) }
+    /// The review line: numeric fields read with less confidence are flagged.
+    public let minConfidence: Double
+    /// Numeric fields read with confidence at or over `minConfidence`, flagged or not: what a confidence
+    /// over the line is worth. Issue 3 asks 99.5% right of it.
+    public var confident = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]
     /// Digits written (rows) against digits read (columns), over numeric fields whose reading has as
@@ -133,7 +138,9 @@ public struct EvaluationReport: Sendable, Encodable {
     /// Median time per sheet (stored, so that the JSON report carries it).
     public private(set) var medianMilliseconds: Double = 0
 
-    public init() {}
+    public init(minConfidence: Double = 70) {
+        self.minConfidence = minConfidence
+    }
 
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
@@ -164,6 +171,7 @@ public struct EvaluationReport: Sendable, Encodable {
                 let b = min(9, max(0, Int(reading.confidence) / 10))
                 calibration[b].fields += 1
                 if right { calibration[b].right += 1 }
+                if reading.confidence >= minConfidence { confident.add(right: right, flagged: reading.flagged) }
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }

@@ -167,8 +167,7 @@ public final class SheetScanner {
                     if let suspect, suspect.field != fields[i].id, value != .empty, value != .integer(0) {
                         fields[i].reading.notes.append("in failing rule \(failure.rule), which \(suspect.field) alone explains")
                     } else {
-                        fields[i].reading.flagged = true
-                        fields[i].reading.notes.append("in failing rule \(failure.rule)")
+                        fields[i].reading.doubt(becauseOf: "in failing rule \(failure.rule)", line: options.minConfidence)
                     }
                 }
             }

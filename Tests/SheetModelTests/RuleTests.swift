@@ -123,3 +123,27 @@ import Testing
         #expect(Self.failures(change).contains { $0.rule == rule }, "\(Self.failures(change).map(\.rule))")
     }
 }
+
+@Suite struct RuleDoubtTests {
+    /// A number a broken rule flags goes under the review line, whatever the reader thought of its ink,
+    /// and says what it was alone; one already under the line keeps its own confidence, so the likelier
+    /// misread still stands out.
+    @Test func aBrokenRuleFlagsItsNumbersAndPutsTheirConfidenceUnderTheLine() {
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97.4)
+        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
+        #expect(sure.flagged && sure.confidence == 69)
+        #expect(sure.notes == ["in failing rule clears.periods-sum", "confidence 69 with the rule broken, 97 alone"])
+
+        var doubtful = FieldReading(value: .integer(1), text: "1", confidence: 41, notes: ["confidence 41 is under 70"])
+        doubtful.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        #expect(doubtful.flagged && doubtful.confidence == 41)
+        #expect(doubtful.notes == ["confidence 41 is under 70", "in failing rule q2.balance"])
+
+        // A second broken rule adds its name, not a second confidence note; a higher line moves the cap.
+        sure.doubt(becauseOf: "in failing rule q1.balance", line: 70)
+        #expect(sure.confidence == 69 && sure.notes.count == 3)
+        var strict = FieldReading(value: .integer(3), text: "3", confidence: 99)
+        strict.doubt(becauseOf: "in failing rule q1.balance", line: 90)
+        #expect(strict.confidence == 89)
+    }
+}

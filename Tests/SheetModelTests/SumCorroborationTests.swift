@@ -92,6 +92,8 @@ import Testing
             let clears = try #require(r["\(row).clears"])
             #expect(clears.flagged, "\(row).clears")
             #expect(clears.notes.contains("in clears.periods-sum, which adds up only with the value the sums chose for total.clears"))
+            // Read sure, but in doubt: its confidence goes under the review line with the flag.
+            #expect(clears.confidence < 70, "\(row).clears \(clears.confidence)")
         }
     }
 

@@ -151,6 +151,7 @@ import Testing
             let partner = try #require(bad.reading(id))
             #expect(!partner.flagged, "\(id): \(partner.notes)")
             #expect(partner.notes.contains { $0.hasPrefix("in failing rule") && $0.hasSuffix("which q2.shots alone explains") }, "\(id)")
+            #expect(partner.confidence >= 70, "\(id): explained by another number, it keeps its own confidence")
         }
         // An empty box in the column stays flagged: to a sum an empty box and a 0 are the same.
         #expect(bad.reading("ot.shots")?.value == .empty && bad.reading("ot.shots")?.flagged == true)
@@ -159,8 +160,14 @@ import Testing
         // failing rule, so every number they read is flagged.
         slip["q3.saves"] = .integer(5)
         let two = try AlignmentTests.scan(try Fixtures.filledSheet(template, values: slip))
+        // A confidence of 70 or more stands for a number to take unseen, so theirs go under it too, and
+        // each says what it was alone.
         for id in ["q2.shots", "q2.saves", "q2.goals", "total.shots", "q3.saves", "q3.shots", "q1.saves", "total.saves"] {
-            #expect(two.reading(id)?.flagged == true, "\(id)")
+            let reading = try #require(two.reading(id))
+            #expect(reading.flagged, "\(id)")
+            #expect(reading.confidence < 70, "\(id): \(reading.confidence)")
         }
+        #expect(two.reading("q1.saves")?.notes.contains { $0.hasPrefix("confidence 69 with the rule broken, ") } == true,
+                "\(two.reading("q1.saves")?.notes ?? [])")
     }
 }

@@ -151,6 +151,9 @@ import Testing
         let r = try Self.run(["eval", "TestImages/lacrosse-goalie/clean-300dpi", "--require-accuracy", "99.5", "--max-silent-errors", "0"])
         #expect(r.status == 0, "\(r.stdout)")
         #expect(r.stdout.contains("5 sheets, 0 failed"))
+        // What a confidence over the review line is worth, flagged or not: on clean print, all right.
+        let confident = r.stdout.split(separator: "\n").first { $0.contains("confidence 70 or more: ") }
+        #expect(confident?.hasSuffix(" fields, 100.00% right") == true, "\(r.stdout)")
     }
 
     @Test func evalJSONCarriesRatesInSnakeCase() throws {
@@ -161,6 +164,9 @@ import Testing
         #expect(numeric["fields"] as? Int == 75)
         #expect(numeric["accuracy"] as? Double == 1)
         #expect(numeric["silent_errors"] as? Int == 0)
+        let confident = try #require(object["confident"] as? [String: Any])
+        #expect((confident["fields"] as? Int ?? 0) > 0 && confident["accuracy"] as? Double == 1)
+        #expect(object["min_confidence"] as? Double == 70)
         #expect(object["sheets"] as? Int == 3)
         #expect((object["median_milliseconds"] as? Double ?? 0) > 0)
     }

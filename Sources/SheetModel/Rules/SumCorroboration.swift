@@ -181,8 +181,8 @@ public struct SumCorroboration {
             for rule in failing where rule.fields.contains(entry.id) {
                 for i in weighed.indices where weighed[i].id != entry.id && rule.fields.contains(weighed[i].id)
                     && !weighed[i].reading.flagged && !confirmedElsewhere(weighed[i].id, besides: rule) {
-                    weighed[i].reading.flagged = true
-                    weighed[i].reading.notes.append("in \(rule.name), which adds up only with the value the sums chose for \(entry.id)")
+                    weighed[i].reading.doubt(becauseOf: "in \(rule.name), which adds up only with the value the sums chose for \(entry.id)",
+                                             line: minConfidence)
                 }
             }
         }

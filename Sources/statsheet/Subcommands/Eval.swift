@@ -34,7 +34,7 @@ struct Eval: ParsableCommand {
         var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
         options.digitNetwork = digitNetwork
         let scanner = try SheetScanner(library: library, options: options)
-        var report = EvaluationReport()
+        var report = EvaluationReport(minConfidence: minConfidence)
         for image in images {
             let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
             guard let template = library.template(id: truth.template) else {
@@ -70,6 +70,7 @@ struct Eval: ParsableCommand {
         for b in r.calibration where b.fields > 0 {
             lines.append("  confidence \(String(b.low).leftPadded(2))–\(b.low + 9): \(String(b.fields).leftPadded(5)) fields, \(pct(b.accuracy)) right")
         }
+        lines.append("  confidence \(Int(minConfidence)) or more: \(r.confident.fields) fields, \(pct(r.confident.accuracy)) right")
         let sg = r.suggestions
         lines.append("rule failures: \(sg.ruleFailureSheets) sheets, \(sg.ruleFailureSheetsRestored) restored by the top suggestion;"
             + " with exactly one numeric field misread: \(sg.sheetsWithOneMisread) sheets, \(sg.suggested) got a suggestion,"
