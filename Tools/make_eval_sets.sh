@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 567 sheets,
-# about 50 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 667 sheets,
+# about 58 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
@@ -31,6 +31,7 @@ sets=(
     "2701 lacrosse-goalie 40 2701 phone"
     "2702 hockey-goalie 30 2702 phone"
     "2401 basketball-box 20 2401 phone"
+    "2801 lacrosse-goalie 100 2801 phone"
 )
 for row in "${sets[@]}"; do
     read -r folder template count seed profile <<<"$row"

@@ -33,6 +33,31 @@ import Testing
         #expect(shots.alternatives.first?.value == .integer(70), "the network's alternatives are kept as they were")
     }
 
+    /// A count the range chose over the network's first choice (an 11 whose flagged 1s read 71, out of a
+    /// quarter's 0–49), held at 40 by the reader, is confirmed by two sums whose other numbers were read
+    /// sure; by one sum (a clears column), or with another doubt of the reader's, it stays where it was.
+    @Test func aCountTheRangeChoseIsConfirmedByTwoSureSumsOnly() throws {
+        func rangeChose(_ id: String, _ value: Int, firstChoice: Int, others: [String: (FieldValue, [(FieldValue, Double)])] = [:],
+                        note extra: String? = nil) throws -> FieldReading {
+            var readings = SuggestionTests.readings(others.merging([id: (.integer(value), [(.integer(value), 0.9), (.integer(16), 0.02)])]) { a, _ in a })
+            let i = try #require(readings.firstIndex { $0.id == id })
+            readings[i].reading.confidence = 40
+            readings[i].reading.notes = [SumCorroboration.rangeChoseNote(firstChoice: .integer(firstChoice), probability: 0.95, range: 0...49)]
+                + (extra.map { [$0] } ?? [])
+            return try #require(Self.corroborate(readings).first { $0.id == id }?.reading)
+        }
+        let row = try rangeChose("q2.shots", 10, firstChoice: 70)
+        #expect(row.notes.first == "70, the digits' first choice (confidence 95), is outside 0–49")
+        #expect(row.value == .integer(10) && row.confidence >= 70, "its row and its column both hold: \(row.confidence)")
+        let clears = try rangeChose("q4.clears", 11, firstChoice: 71)
+        #expect(clears.confidence == 40, "the clears column is one sum")
+        let doubtedRow = try rangeChose("q2.shots", 10, firstChoice: 70,
+                                        others: ["q2.saves": (.integer(7), [(.integer(7), 0.65), (.integer(1), 0.30)])])
+        #expect(doubtedRow.confidence < 70, "its row has another doubtful number: \(doubtedRow.confidence)")
+        let struck = try rangeChose("q2.shots", 10, firstChoice: 70, note: "a crossed-out or unreadable mark among the digits")
+        #expect(struck.confidence == 40, "the reader doubted what it saw")
+    }
+
     @Test func aValueNoRulePinsIsNotReadFromTheSums() throws {
         // The same 70 (0.60) / 10 (0.38), but q2.saves (7, 0.65) and total.shots (45, 0.65) were doubtful
         // too: every rule reading q2.shots has another doubtful number, so none pins it.

@@ -201,13 +201,14 @@ public final class HandwrittenDigitReader {
     /// listed lay inside), or the range, not the ink, chose it: the network's first choice (`read`, the
     /// ink's values before the range) was a number the range rules out. (Left at its probability given the
     /// range, 90 more values on 525 hand-filled sheets passed unflagged, all right; too few to show that
-    /// such values are right 999 times in 1,000.)
+    /// such values are right 999 times in 1,000.) Two sums may still confirm a value the range chose
+    /// (`SumCorroboration`).
     static func rangeDoubt(_ value: FieldValue, confidence: Double, read: [(value: FieldValue, probability: Double)],
                            range: ClosedRange<Int>) -> (confidence: Double, note: String)? {
         let span = "\(range.lowerBound)–\(range.upperBound)"
         if case .integer(let n) = value, !range.contains(n) { return (min(confidence, 40), "\(n) is outside \(span)") }
         guard let first = read.first, case .integer(let m) = first.value, !range.contains(m), first.value != value else { return nil }
-        return (min(confidence, 40), "\(firstChoice(first)) is outside \(span)")
+        return (min(confidence, 40), SumCorroboration.rangeChoseNote(firstChoice: first.value, probability: first.probability, range: range))
     }
 
     /// A date the window of game dates has a say in, with its confidence and why; nil when it has none.
