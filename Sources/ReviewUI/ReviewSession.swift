@@ -193,6 +193,9 @@ public final class ReviewSession {
         suggestionPending = false
         let readings = review.fields.map { field -> (id: String, reading: FieldReading) in
             var reading = field.stored.reading
+            // Weighed, as when the sheet was read, by the reader's own confidence, not the one a broken rule
+            // put under the line.
+            reading.confidence = reading.confidenceBeforeRuleDoubt
             // A person's value is certain: no alternatives, full confidence (nothing to repair).
             if let correction = field.correction {
                 reading.value = correction.newValue

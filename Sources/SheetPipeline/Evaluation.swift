@@ -109,8 +109,9 @@ public struct EvaluationReport: Sendable, Encodable {
     /// The review line: numeric fields read with less confidence are flagged.
     public let minConfidence: Double
     /// Numeric fields read with confidence at or over `minConfidence`, flagged or not: what a confidence
-    /// over the line is worth. Issue 3 asks 99.5% right of it.
-    public var confident = Tally()
+    /// over the line is worth (issue 3 asks 99.5% right). Not `numeric.accuracyWhenConfident`, which is
+    /// the share right of the fields not flagged.
+    public var overTheLine = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]
     /// Digits written (rows) against digits read (columns), over numeric fields whose reading has as
@@ -171,7 +172,7 @@ public struct EvaluationReport: Sendable, Encodable {
                 let b = min(9, max(0, Int(reading.confidence) / 10))
                 calibration[b].fields += 1
                 if right { calibration[b].right += 1 }
-                if reading.confidence >= minConfidence { confident.add(right: right, flagged: reading.flagged) }
+                if reading.confidence >= minConfidence { overTheLine.add(right: right, flagged: reading.flagged) }
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }

@@ -126,10 +126,7 @@ public final class SheetScanner {
             var fields = corroboration.corroborate(read).map { field in
                 var reading = field.reading
                 if uncheckedCounts.contains(field.id) { SheetFieldReader.handUncheckedCount.apply(to: &reading) }
-                if reading.confidence < options.minConfidence {
-                    reading.flagged = true
-                    reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(options.minConfidence))", at: 0)
-                }
+                Self.flagUnderTheLine(&reading, line: options.minConfidence)
                 return (id: field.id, reading: reading)
             }
             stage("fields")
@@ -203,6 +200,19 @@ public final class SheetScanner {
         } catch {
             return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: elapsed())
         }
+    }
+}
+
+extension SheetScanner {
+    /// Flags a reading under the review line, saying so first — unless it is flagged already: then it
+    /// carries its reason (a rule the sums mended on one sum, a number no rule checks), which also put it
+    /// under the line, and "confidence 69 is under 70" would stand before it as if the ink were unclear.
+    static func flagUnderTheLine(_ reading: inout FieldReading, line: Double) {
+        guard reading.confidence < line else { return }
+        if !reading.flagged {
+            reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(line))", at: 0)
+        }
+        reading.flagged = true
     }
 }
 

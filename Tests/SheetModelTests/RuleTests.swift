@@ -145,5 +145,20 @@ import Testing
         var strict = FieldReading(value: .integer(3), text: "3", confidence: 99)
         strict.doubt(becauseOf: "in failing rule q1.balance", line: 90)
         #expect(strict.confidence == 89)
+        var none = FieldReading(value: .integer(3), text: "3", confidence: 99)
+        none.doubt(becauseOf: "in failing rule q1.balance", line: 0)
+        #expect(none.confidence == 0 && none.flagged)
+    }
+
+    /// The review screen's suggestion search weighs the reader's own confidence, which the note keeps.
+    @Test func theConfidenceBeforeARulesDoubtIsRecoveredFromItsNote() {
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97.4,
+                                notes: ["confidence 98 with the sums, 97 alone"])
+        #expect(sure.confidenceBeforeRuleDoubt == 97.4, "no rule's doubt: its own confidence")
+        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
+        #expect(sure.confidence == 69 && sure.confidenceBeforeRuleDoubt == 97)
+        var low = FieldReading(value: .integer(1), text: "1", confidence: 41)
+        low.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        #expect(low.confidenceBeforeRuleDoubt == 41)
     }
 }

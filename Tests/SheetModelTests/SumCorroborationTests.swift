@@ -56,6 +56,12 @@ import Testing
         #expect(doubtedRow.confidence < 70, "its row has another doubtful number: \(doubtedRow.confidence)")
         let struck = try rangeChose("q2.shots", 10, firstChoice: 70, note: "a crossed-out or unreadable mark among the digits")
         #expect(struck.confidence == 40, "the reader doubted what it saw")
+        // 15 chosen where the row (7 + 3) and the column say 10: the sums break, nothing is confirmed.
+        let broken = try rangeChose("q2.shots", 15, firstChoice: 75)
+        #expect(broken.confidence <= 40, "\(broken.confidence)")
+        // A 0 in the overtime nobody played adds up as an empty box does: it is not confirmed.
+        let overtime = try rangeChose("ot.shots", 0, firstChoice: 60)
+        #expect(overtime.confidence <= 40, "\(overtime.confidence)")
     }
 
     @Test func aValueNoRulePinsIsNotReadFromTheSums() throws {

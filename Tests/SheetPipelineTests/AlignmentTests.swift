@@ -127,6 +127,20 @@ import Testing
 }
 
 @Suite struct RuleOutcomeTests {
+    /// A reading under the line is flagged and says so first, unless its own reason flagged it already.
+    @Test func aReadingUnderTheLineSaysSoUnlessItsReasonAlreadyDoes() {
+        var unclear = FieldReading(value: .integer(4), text: "4", confidence: 55, notes: ["1 stray mark ignored"])
+        SheetScanner.flagUnderTheLine(&unclear, line: 70)
+        #expect(unclear.flagged && unclear.notes == ["confidence 55 is under 70", "1 stray mark ignored"])
+        var doubted = FieldReading(value: .integer(7), text: "7", confidence: 99)
+        doubted.doubt(becauseOf: "in clears.periods-sum, which adds up only with the value the sums chose for total.clears", line: 70)
+        SheetScanner.flagUnderTheLine(&doubted, line: 70)
+        #expect(doubted.notes.first?.hasPrefix("in clears.periods-sum") == true, "\(doubted.notes)")
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 90)
+        SheetScanner.flagUnderTheLine(&sure, line: 70)
+        #expect(!sure.flagged && sure.notes.isEmpty)
+    }
+
     @Test func consistentSheetIsCleanAndASlipIsCaughtByName() throws {
         let template = try Fixtures.lacrosse()
         let good = try AlignmentTests.scan(try Fixtures.filledSheet(template, values: Fixtures.game))

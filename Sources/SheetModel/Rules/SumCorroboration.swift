@@ -23,7 +23,9 @@ import Foundation
 ///   as 4). A total misread by +50 and a period misread by +50 balance each other; with both doubtful no
 ///   rule pins either, and both stay flagged (seen on 1 of 200 hand-filled sheets);
 /// - a reading the reader doubted for what it saw (crossed out, much smaller than the rest, outside its
-///   range, a date or digit string, stray marks set aside: any reading with a note) is never raised.
+///   range, a date or digit string, stray marks set aside: any reading with a note) is never raised —
+///   but for a count the range chose over an out-of-range first choice and nothing else, which two sure
+///   sums may confirm (`holdingSums`).
 /// A value the sums prefer to the one read replaces it when a rule pins it and its confidence with the
 /// sums reaches `minConfidence` (at the least, it must be likelier than the reading as read times
 /// `slipRate`). A reading the network was sure of is replaced only when two sums vouch for the other
@@ -152,8 +154,10 @@ public struct SumCorroboration {
             let listed = min(1, reading.alternatives.reduce(0) { $0 + $1.probability })
             let withSums = 100 * listed * posterior(entry.id, preferred)
             if preferred == reading.value {
+                // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an overtime
+                // nobody played would log one.
                 let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives)) && !readerDoubted
-                    || Self.onlyTheRangeChose(reading) && holdingSums(entry.id) >= sureReplacementSums
+                    || Self.onlyTheRangeChose(reading) && reading.value != .integer(0) && holdingSums(entry.id) >= sureReplacementSums
                 reading.confidence = confirmed ? withSums : min(alone, withSums)
                 if abs(reading.confidence - alone) >= 1 {
                     reading.notes.append("confidence \(Int(reading.confidence.rounded())) with the sums, \(Int(alone.rounded())) alone")
@@ -171,7 +175,7 @@ public struct SumCorroboration {
                     reading.confidence = min(alone, 100 * listed * posterior(entry.id, reading.value))
                 }
                 // A field of a broken rule left as read is flagged by that rule (unless one other number alone
-                // explains the rule: SheetScanner); its confidence stays its own.
+                // explains the rule: SheetScanner), which also puts its confidence under the line.
             }
             return (entry.id, reading)
         }
@@ -202,14 +206,23 @@ public struct SumCorroboration {
 
     /// The note of a count the range chose over the network's first choice, a number the range rules out
     /// ("72, the digits' first choice (confidence 60), is outside 0–49": a 1 with a long flag read as 7).
+    /// Notes are the one record of the reader's doubts a reading carries (and the store keeps), so the
+    /// weighing knows this one by its wording, built here for both.
     public static func rangeChoseNote(firstChoice: FieldValue, probability: Double, range: ClosedRange<Int>) -> String {
-        "\(firstChoice)\(rangeChoseMarker)\(Int((100 * probability).rounded()))), is outside \(range.lowerBound)–\(range.upperBound)"
+        "\(firstChoiceNote(firstChoice, probability: probability)) is outside \(range.lowerBound)–\(range.upperBound)"
     }
-    static let rangeChoseMarker = ", the digits' first choice (confidence "
+
+    /// The digits' first choice, named in the note of a value the range or the window of game dates chose
+    /// over it.
+    public static func firstChoiceNote(_ value: FieldValue, probability: Double) -> String {
+        "\(value), the digits' first choice (confidence \(Int((100 * probability).rounded()))),"
+    }
 
     /// True when the range chose the reading's value and the reader doubted nothing else about it.
     static func onlyTheRangeChose(_ reading: FieldReading) -> Bool {
-        reading.notes.count == 1 && reading.notes[0].contains(rangeChoseMarker) && reading.notes[0].contains("), is outside ")
+        guard reading.notes.count == 1, case .integer = reading.value else { return false }
+        let note = reading.notes[0]
+        return note.contains(", the digits' first choice (confidence ") && note.contains("), is outside ")
     }
 
     /// How the note of a value read from the sums, in place of the network's first choice, begins.

@@ -227,7 +227,7 @@ public final class HandwrittenDigitReader {
 
     /// The ink's first choice, named in the note of a value the range or the window chose over it.
     static func firstChoice(_ first: (value: FieldValue, probability: Double)) -> String {
-        "\(first.value), the digits' first choice (confidence \(Int((100 * first.probability).rounded()))),"
+        SumCorroboration.firstChoiceNote(first.value, probability: first.probability)
     }
 
     /// The network's eleven probabilities for one character.

@@ -27,6 +27,10 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("Stop with exit status 1 if more than this percentage of numeric fields are wrong and unflagged.", valueName: "percent"))
     var maxSilentErrors: Double?
 
+    func validate() throws {
+        guard (0...100).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0–100, not \(minConfidence)") }
+    }
+
     func run() throws {
         let library = try templates.library()
         let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
@@ -48,13 +52,13 @@ struct Eval: ParsableCommand {
             encoder.keyEncodingStrategy = .convertToSnakeCase   // like scan's output
             print(String(decoding: try encoder.encode(report), as: UTF8.self))
         } else {
-            print(Self.describe(report, minConfidence: minConfidence))
+            print(Self.describe(report))
         }
         if let requireAccuracy, report.numeric.accuracy * 100 < requireAccuracy { throw ExitCode(1) }
         if let maxSilentErrors, report.numeric.silentErrorRate * 100 > maxSilentErrors { throw ExitCode(1) }
     }
 
-    static func describe(_ r: EvaluationReport, minConfidence: Double) -> String {
+    static func describe(_ r: EvaluationReport) -> String {
         func pct(_ x: Double) -> String { String(format: "%.2f%%", x * 100) }
         func row(_ name: String, _ t: EvaluationReport.Tally) -> String {
             "\(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(String(t.fields).leftPadded(6))  right \(pct(t.accuracy).leftPadded(8))"
@@ -66,11 +70,13 @@ struct Eval: ParsableCommand {
         lines.append(row("numeric", r.numeric))
         lines.append(row("text", r.text))
         lines.append(row("checkbox", r.checkboxes))
-        lines.append("calibration (numeric fields; flagged below \(Int(minConfidence))):")
+        lines.append("calibration (numeric fields; flagged below \(Int(r.minConfidence))):")
         for b in r.calibration where b.fields > 0 {
             lines.append("  confidence \(String(b.low).leftPadded(2))–\(b.low + 9): \(String(b.fields).leftPadded(5)) fields, \(pct(b.accuracy)) right")
         }
-        lines.append("  confidence \(Int(minConfidence)) or more: \(r.confident.fields) fields, \(pct(r.confident.accuracy)) right")
+        if r.overTheLine.fields > 0 {
+            lines.append("  confidence \(Int(r.minConfidence)) or more: \(r.overTheLine.fields) fields, \(pct(r.overTheLine.accuracy)) right")
+        }
         let sg = r.suggestions
         lines.append("rule failures: \(sg.ruleFailureSheets) sheets, \(sg.ruleFailureSheetsRestored) restored by the top suggestion;"
             + " with exactly one numeric field misread: \(sg.sheetsWithOneMisread) sheets, \(sg.suggested) got a suggestion,"
