@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 667 sheets,
-# about 58 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 747 sheets,
+# about 65 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
@@ -16,7 +16,7 @@ python="${PYTHON:-python3}"
 [ -x Tools/.venv/bin/python3 ] && python="${PYTHON:-Tools/.venv/bin/python3}"
 swift build -c release --product statsheet >/dev/null
 mkdir -p "$out/blanks"
-for template in lacrosse-goalie hockey-goalie basketball-box; do
+for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
     .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
 done
 
@@ -32,6 +32,8 @@ sets=(
     "2702 hockey-goalie 30 2702 phone"
     "2401 basketball-box 20 2401 phone"
     "2801 lacrosse-goalie 100 2801 phone"
+    "2802 hockey-goalie 40 2802 phone"
+    "2803 soccer-keeper 40 2803 phone"
 )
 for row in "${sets[@]}"; do
     read -r folder template count seed profile <<<"$row"

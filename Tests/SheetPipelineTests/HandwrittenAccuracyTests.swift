@@ -13,7 +13,8 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (18.2%, 18.0%, 4.7%, 15.4%, 39.6%) since a 1 written on a box's side is kept
+    /// what eval measures (18.0%, 17.0%, 3.9%, 15.4%, 39.6%; 18.2%, 18.0%, 4.7%, 15.4%, 39.6% before two
+    /// sure sums confirmed a count the range chose) since a 1 written on a box's side is kept
     /// (21.2%, 21.0%, 10.2%, 15.4%, 44.1% before; 29.3%, 24.0%, 15.6%, 26.0%, 54.1% before the digit
     /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
