@@ -112,6 +112,11 @@ public struct EvaluationReport: Sendable, Encodable {
     /// over the line is worth (issue 3 asks 99.5% right). Not `numeric.accuracyWhenConfident`, which is
     /// the share right of the fields not flagged.
     public var overTheLine = Tally()
+    /// Numeric fields as they would read with each sheet's top suggestion taken, flags as they are: what
+    /// a person reviewing a sheet would find right in front of them if the likeliest readings under which
+    /// every rule holds were filled in for them. Measured only; `scan` offers suggestions, never applies
+    /// them.
+    public var withTopSuggestion = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]
     /// Digits written (rows) against digits read (columns), over numeric fields whose reading has as
@@ -169,6 +174,8 @@ public struct EvaluationReport: Sendable, Encodable {
             case .count, .digits, .date:
                 if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(reading.value)) }
                 numeric.add(right: right, flagged: reading.flagged)
+                let suggested = result.suggestions.first?.changes.first { $0.field == field.id }?.to ?? reading.value
+                withTopSuggestion.add(right: Self.matches(suggested, expected, kind: field.kind), flagged: reading.flagged)
                 let b = min(9, max(0, Int(reading.confidence) / 10))
                 calibration[b].fields += 1
                 if right { calibration[b].right += 1 }

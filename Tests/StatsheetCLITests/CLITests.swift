@@ -167,6 +167,7 @@ import Testing
         let overTheLine = try #require(object["over_the_line"] as? [String: Any])
         #expect((overTheLine["fields"] as? Int ?? 0) > 0 && overTheLine["accuracy"] as? Double == 1)
         #expect(object["min_confidence"] as? Double == 70)
+        #expect((object["with_top_suggestion"] as? [String: Any])?["fields"] as? Int == 75)
         #expect(object["sheets"] as? Int == 3)
         #expect((object["median_milliseconds"] as? Double ?? 0) > 0)
     }

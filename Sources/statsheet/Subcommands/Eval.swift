@@ -78,6 +78,9 @@ struct Eval: ParsableCommand {
             lines.append("  confidence \(Int(r.minConfidence)) or more: \(r.overTheLine.fields) fields, \(pct(r.overTheLine.accuracy)) right")
         }
         let sg = r.suggestions
+        let taken = r.withTopSuggestion
+        lines.append("numeric fields right with each top suggestion taken: \(pct(taken.accuracy)) (\(taken.right)/\(taken.fields));"
+            + " wrong and unflagged \(taken.silentErrors)")
         lines.append("rule failures: \(sg.ruleFailureSheets) sheets, \(sg.ruleFailureSheetsRestored) restored by the top suggestion;"
             + " with exactly one numeric field misread: \(sg.sheetsWithOneMisread) sheets, \(sg.suggested) got a suggestion,"
             + " top suggestion right on \(sg.topSuggestionRight)")
