@@ -159,7 +159,7 @@ public struct EvaluationReport: Sendable, Encodable {
     public mutating func add(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate) {
         sheets += 1
         milliseconds.append(result.milliseconds)
-        var numericMisses = 0
+        var numericMisses = 0, numericMissesWithSuggestion = 0
         if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" }
         for field in template.fields {
             let expected = truth.fields[field.id] ?? .empty
@@ -175,7 +175,9 @@ public struct EvaluationReport: Sendable, Encodable {
                 if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(reading.value)) }
                 numeric.add(right: right, flagged: reading.flagged)
                 let suggested = result.suggestions.first?.changes.first { $0.field == field.id }?.to ?? reading.value
-                withTopSuggestion.add(right: Self.matches(suggested, expected, kind: field.kind), flagged: reading.flagged)
+                let rightWithSuggestion = Self.matches(suggested, expected, kind: field.kind)
+                withTopSuggestion.add(right: rightWithSuggestion, flagged: reading.flagged)
+                if !rightWithSuggestion { numericMissesWithSuggestion += 1 }
                 let b = min(9, max(0, Int(reading.confidence) / 10))
                 calibration[b].fields += 1
                 if right { calibration[b].right += 1 }
@@ -189,19 +191,13 @@ public struct EvaluationReport: Sendable, Encodable {
                                    confidence: reading.confidence, flagged: reading.flagged))
             }
         }
-        tallySuggestion(result, truth: truth, template: template, numericMisses: numericMisses)
+        tallySuggestion(result, numericMisses: numericMisses, numericMissesWithSuggestion: numericMissesWithSuggestion)
     }
 
-    private mutating func tallySuggestion(_ result: SheetResult, truth: GroundTruth, template: SheetTemplate, numericMisses: Int) {
+    /// `numericMissesWithSuggestion`: the numeric fields still wrong with the top suggestion taken.
+    private mutating func tallySuggestion(_ result: SheetResult, numericMisses: Int, numericMissesWithSuggestion: Int) {
         guard result.status != .failed, !result.ruleFailures.isEmpty else { return }
-        var restored = false
-        if let top = result.suggestions.first {
-            let changed = Dictionary(top.changes.map { ($0.field, $0.to) }, uniquingKeysWith: { a, _ in a })
-            restored = template.fields.filter(\.kind.isWrittenInDigits).allSatisfy { field in
-                let value = changed[field.id] ?? result.reading(field.id)?.value ?? .empty
-                return Self.matches(value, truth.fields[field.id] ?? .empty, kind: field.kind)
-            }
-        }
+        let restored = !result.suggestions.isEmpty && numericMissesWithSuggestion == 0
         suggestions.ruleFailureSheets += 1
         if restored { suggestions.ruleFailureSheetsRestored += 1 }
         guard numericMisses == 1 else { return }

@@ -113,13 +113,17 @@ public struct SumCorroboration {
             }
         }
 
-        /// The sums (equality rules) that vouch for `v` in field `id`: their other fields were read sure,
-        /// with no note, and are kept, and the sum holds with `v` and breaks with the value read. An
-        /// inequality (saves <= shots) is no sum: with saves read over shots it breaks beside the row's own
-        /// balance, and the two would count one row twice.
+        /// The sums (equality rules) that read field `id` and whose other fields were read sure, with no
+        /// note, and are kept: the ones whose word on `id` counts. An inequality (saves <= shots) is no
+        /// sum: with saves read over shots it breaks beside the row's own balance, and the two would count
+        /// one row twice.
+        func sureSums(_ id: String) -> [CheckedRule] {
+            rules.filter { $0.isSum && $0.fields.contains(id) && othersKeptSure($0, id) }
+        }
+
+        /// The sure sums that vouch for `v` in field `id`: they hold with `v` and break with the value read.
         func vouchingSums(_ id: String, _ v: FieldValue) -> Int {
-            rules.filter { rule in
-                guard rule.isSum, rule.fields.contains(id), othersKeptSure(rule, id) else { return false }
+            sureSums(id).filter { rule in
                 var trial = values
                 trial[id] = v
                 guard search.holds(trial, [rule]) else { return false }
@@ -128,14 +132,14 @@ public struct SumCorroboration {
             }.count
         }
 
-        /// The sums that hold with field `id` as read and whose other numbers were read sure, with no note,
-        /// and are kept. A count the range chose over the network's first choice (an 11 whose flagged 1s read
-        /// 77) was doubted for which number it is, not for what the reader saw; two such sums confirm it as
-        /// they would replace a sure reading (`sureReplacementSums`), and one sum, a clears column's, does
-        /// not. On the thirteen hand-filled goalie sets, such counts were right 143 times in 159, and every
-        /// one of the 16 wrong ones broke a sum.
+        /// The sure sums that hold with field `id` as read. A count the range chose over the network's first
+        /// choice (an 11 whose flagged 1s read 77) was doubted for which number it is, not for what the
+        /// reader saw; two such sums confirm it as they would replace a sure reading
+        /// (`sureReplacementSums`), and one sum, a clears column's, does not. On the thirteen hand-filled
+        /// goalie sets, such counts were right 143 times in 159, and every one of the 16 wrong ones broke a
+        /// sum.
         func holdingSums(_ id: String) -> Int {
-            rules.filter { $0.isSum && $0.fields.contains(id) && othersKeptSure($0, id) && search.holds(values, [$0]) }.count
+            sureSums(id).filter { search.holds(values, [$0]) }.count
         }
 
         var weighed = readings.map { entry in

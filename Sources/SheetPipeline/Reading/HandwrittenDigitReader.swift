@@ -222,12 +222,7 @@ public final class HandwrittenDigitReader {
         if case .string(let iso) = value, let reason = window.outsideReason(iso) { return (min(confidence, 40), "\(iso) \(reason)") }
         guard let first = inked.first, first.value != value, case .string(let iso) = first.value,
               let reason = window.outsideReason(iso) else { return nil }
-        return (min(confidence, 40), "\(firstChoice(first)) \(reason)")
-    }
-
-    /// The ink's first choice, named in the note of a value the range or the window chose over it.
-    static func firstChoice(_ first: (value: FieldValue, probability: Double)) -> String {
-        SumCorroboration.firstChoiceNote(first.value, probability: first.probability)
+        return (min(confidence, 40), "\(SumCorroboration.firstChoiceNote(first.value, probability: first.probability)) \(reason)")
     }
 
     /// The network's eleven probabilities for one character.
