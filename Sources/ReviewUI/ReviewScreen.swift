@@ -174,7 +174,10 @@ public enum ReviewScreen {
         let prompt: String? = switch state.mode {
         case .editing(let text): "new value for \(state.currentField?.field ?? "?") (\(state.currentField?.stored.kind.rawValue ?? "")) [# note]: \(text)_"
         case .rejecting(let text): "reject: why? \(text)_"
-        case .overriding(let text): "rules fail — approve anyway because: \(text)_"
+        case .overriding(let text):
+            state.failures.isEmpty
+                ? "unconfirmed numbers the ink did not give (\(state.unconfirmedSumValues.joined(separator: " "))) — approve anyway because: \(text)_"
+                : "rules fail — approve anyway because: \(text)_"
         case .browsing, .help: nil
         }
         if let prompt {
@@ -192,8 +195,8 @@ public enum ReviewScreen {
         "  e            type a new value; '-' or nothing empties it; '12 # smudge' adds a note",
         "  s            take the suggestion: alternatives under which every rule holds",
         "  u            undo the last change on this sheet (kept on record as undone)",
-        "  a            approve: the game log takes the corrected values; failing rules",
-        "               need a typed override reason, which is recorded",
+        "  a            approve: the game log takes the corrected values; failing rules, or",
+        "               numbers the sums chose nobody confirmed, need a typed reason (recorded)",
         "  r            reject the sheet with a reason      q  quit (everything is saved)",
         "Every change is saved at once with the original reading, your name and the time.",
         "Press any key to go back.",

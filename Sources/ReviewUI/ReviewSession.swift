@@ -251,7 +251,8 @@ public final class ReviewSession {
     private func acceptAsRead() async throws {
         guard let field = state.currentField else { return }
         let read = field.stored.reading.value
-        if let saved = try await correct(field.field, to: read, note: "accepted as read") {
+        let note = SumCorroboration.readFromSums(field.stored.reading) ? "accepted the value the sums chose" : "accepted as read"
+        if let saved = try await correct(field.field, to: read, note: note) {
             let moved = try await nextUnsettledField()
             report(saved, "\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))
         }
@@ -333,9 +334,14 @@ public final class ReviewSession {
     private func approve(overrideReason: String?) async throws {
         guard let review = state.review else { return }
         let reason = overrideReason?.trimmingCharacters(in: .whitespaces)
-        if !state.failures.isEmpty && (reason ?? "").isEmpty {
+        // A number the ink did not give (the sums chose it, or the scan filled in the suggestion) is stored
+        // only once a person confirmed it (Enter or a new value) or said why not.
+        if (!state.failures.isEmpty || !state.unconfirmedSumValues.isEmpty) && (reason ?? "").isEmpty {
             state.mode = .overriding("")
-            if reason != nil { warn("A reason is required to approve while rules fail (Esc cancels).") }
+            if reason != nil {
+                warn(state.failures.isEmpty ? "A reason is required to approve numbers the ink did not give unconfirmed (Esc cancels)."
+                                            : "A reason is required to approve while rules fail (Esc cancels).")
+            }
             return
         }
         if state.template == nil, review.corrections.contains(where: \.isLive) {

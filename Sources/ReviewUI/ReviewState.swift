@@ -49,6 +49,12 @@ public struct ReviewState: Sendable {
     /// A flagged field is settled once a reviewer has corrected or accepted it.
     public static func isSettled(_ field: ReviewField) -> Bool { field.correction != nil }
 
+    /// Fields holding a number the ink did not give (read from the sums, or the suggestion filled in by the
+    /// scan) that nobody has confirmed or changed: approving over them asks for a reason.
+    public var unconfirmedSumValues: [String] {
+        (review?.fields ?? []).filter { SumCorroboration.readFromSums($0.stored.reading) && !Self.isSettled($0) }.map(\.field)
+    }
+
     /// Fields a failing rule reads.
     public var failingFields: Set<String> { Set(failures.flatMap(\.fields)) }
 }

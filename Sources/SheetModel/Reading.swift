@@ -147,9 +147,10 @@ public struct SheetResult: Sendable, Equatable {
     public var alignment: AlignmentReport?
     /// Field id → reading, in template order (JSON output sorts them by id).
     public var fields: [(id: String, reading: FieldReading)]
-    /// The template's rules these readings break.
+    /// The template's rules the readings broke as read (before any suggestion was filled in).
     public var ruleFailures: [RuleFailure] = []
-    /// Other readings under which every rule holds (at most one today), for a person to accept or not.
+    /// Other readings under which every rule holds (at most one today), for a person to accept or not. On
+    /// handwriting, its changes to numbers two sums read are filled in, flagged (`SuggestionSearch.fillableChanges`).
     public var suggestions: [Suggestion] = []
     /// Why there is no suggestion although rules fail, when the search has something to say.
     public var suggestionNote: String?

@@ -114,8 +114,8 @@ public struct EvaluationReport: Sendable, Encodable {
     public var overTheLine = Tally()
     /// Numeric fields as they would read with each sheet's top suggestion taken, flags as they are: what
     /// a person reviewing a sheet would find right in front of them if the likeliest readings under which
-    /// every rule holds were filled in for them. Measured only; `scan` offers suggestions, never applies
-    /// them.
+    /// every rule holds were all filled in for them. `scan` fills in only the changes to numbers two sums
+    /// read (`SuggestionSearch.fillableChanges`); this counts the others taken too.
     public var withTopSuggestion = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]
@@ -185,8 +185,13 @@ public struct EvaluationReport: Sendable, Encodable {
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
+            // The suggestion tally asks how the top suggestion compares with the sheet as read, so it counts
+            // misses on the values the ink gave (a change's `from`), not on those filled in from it.
+            if field.kind.isWrittenInDigits && result.status != .failed {
+                let asRead = result.suggestions.first?.changes.first { $0.field == field.id }?.from ?? reading.value
+                if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
+            }
             if !right && result.status != .failed {
-                if field.kind.isWrittenInDigits { numericMisses += 1 }
                 misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
                                    confidence: reading.confidence, flagged: reading.flagged))
             }

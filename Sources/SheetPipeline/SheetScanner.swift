@@ -173,6 +173,16 @@ public final class SheetScanner {
                 let shown = suspect.value == .empty ? "empty" : "\(suspect.value)"
                 fields[i].reading.notes.append("its failing rules all add up if it is \(shown)")
             }
+            // On handwriting the ink is the likelier culprit when a sum breaks, so the suggestion's values for
+            // numbers two sums read are filled in, flagged, with the digits' reading in a note: the reviewer
+            // finds the likeliest numbers in place and confirms them (`ReviewSession` asks before approving
+            // a value the ink did not give). `ruleFailures` stay those of the sheet as read.
+            if recognized.writing == .hand, let suggestion {
+                for change in search.fillableChanges(suggestion) {
+                    guard let i = fields.firstIndex(where: { $0.id == change.field }) else { continue }
+                    fields[i].reading.fillIn(change, line: options.minConfidence)
+                }
+            }
             // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
             // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean

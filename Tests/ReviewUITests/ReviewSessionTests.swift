@@ -53,12 +53,24 @@ import Testing
         }
     }
 
-    static func withStore(_ body: (String) async throws -> Void) async throws {
+    /// The misread sheet as a hand-filled scan stores it: the suggestion (q2.saves 16, a number its row and
+    /// the saves column read) filled in, flagged, so every rule holds on the values.
+    static func filledInSheet() -> NewSheet {
+        var sheet = misreadSheet()
+        let suggestion = sheet.result.suggestions[0]
+        for change in SuggestionSearch(template: template).fillableChanges(suggestion) {
+            let i = sheet.result.fields.firstIndex { $0.id == change.field }!
+            sheet.result.fields[i].reading.fillIn(change, line: 70)
+        }
+        return sheet
+    }
+
+    static func withStore(_ sheet: NewSheet = misreadSheet(), _ body: (String) async throws -> Void) async throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("statsheet-review-" + UUID().uuidString)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("store.sqlite").path
-        _ = try await SQLiteSheetStore(path: path).record(misreadSheet(), policy: ApprovalPolicy(), replace: false)
+        _ = try await SQLiteSheetStore(path: path).record(sheet, policy: ApprovalPolicy(), replace: false)
         try await body(path)
     }
 
@@ -98,6 +110,49 @@ import Testing
             let correction = try #require(try await SQLiteSheetStore(path: path).corrections(sheetID: 1).last)
             #expect(correction.note == "suggestion (35%)")
             #expect(correction.original.value == .integer(10))
+        }
+    }
+
+    /// A number the scan filled in from the suggestion holds the rules, yet is not the ink's: approving it
+    /// unconfirmed asks for a reason; confirmed, it is approved plainly. The correction keeps the reading
+    /// (the digits' own text), and the stored reading's note what the digits read.
+    @Test func aFilledInNumberIsConfirmedOrApprovedWithAReason() async throws {
+        try await Self.withStore(Self.filledInSheet()) { path in
+            let s = try await Self.session(path, reviewer: "ann")
+            #expect(s.state.failures.isEmpty)
+            #expect(s.state.review?.values["q2.saves"] == .integer(16))
+            #expect(s.state.currentField?.field == "q2.saves")
+            #expect(s.state.unconfirmedSumValues == ["q2.saves"])
+            try await Self.type("a", into: s)
+            #expect(s.state.mode == .overriding(""))
+            let prompt = ReviewScreen.render(s.state, width: 120, height: 30, color: false).text(row: 29)
+            #expect(prompt.contains("unconfirmed numbers the ink did not give (q2.saves) — approve anyway because:"), "\(prompt)")
+            try await Self.type("\r", into: s)  // no reason: still asked
+            #expect(s.state.mode == .overriding(""))
+            #expect(s.state.message == "A reason is required to approve numbers the ink did not give unconfirmed (Esc cancels).")
+            try await Self.type("\u{1B}\r", into: s)  // back, and confirm q2.saves as filled in
+            let correction = try #require(try await SQLiteSheetStore(path: path).corrections(sheetID: 1).last)
+            #expect(correction.note == "accepted the value the sums chose")
+            #expect(correction.newValue == .integer(16))
+            #expect(correction.original.value == .integer(16) && correction.original.text == "10")
+            let stored = try #require(s.state.review?.fields.first { $0.field == "q2.saves" }?.stored.reading)
+            #expect(stored.notes.contains("the digits alone read 10 (confidence 41); filled in from the sheet's suggestion: 16"))
+            #expect(s.state.unconfirmedSumValues.isEmpty)
+            try await Self.type("a", into: s)
+            #expect(s.state.queue.isEmpty)
+            let decision = try #require(try await SQLiteSheetStore(path: path).decisions(sheetID: 1).first)
+            #expect(decision.kind == .approved && decision.reason == nil)
+        }
+    }
+
+    /// Unconfirmed, it is approved only with the reason recorded.
+    @Test func aFilledInNumberApprovedUnconfirmedKeepsTheReason() async throws {
+        try await Self.withStore(Self.filledInSheet()) { path in
+            let s = try await Self.session(path, reviewer: "ann")
+            try await Self.type("achecked against the paper\r", into: s)
+            #expect(s.state.queue.isEmpty)
+            let decision = try #require(try await SQLiteSheetStore(path: path).decisions(sheetID: 1).first)
+            #expect(decision.reason == "checked against the paper")
         }
     }
 

@@ -193,4 +193,34 @@ import Testing
         ])
         #expect(Self.suspects(misreads, likeliestRepair: itself).map(\.field) == ["q2.shots"])
     }
+
+    /// A scan fills in the changes to numbers two sums read; one sum says one of its numbers is wrong, not
+    /// which, so a clears number (its column alone) and a date are left as read.
+    @Test func onlyNumbersTwoSumsReadAreFilledIn() {
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
+        let suggestion = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
+            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.3),
+            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.3),
+            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.3),
+            .init(field: "total.clears", from: .integer(40), to: .integer(41), probability: 0.3),
+            .init(field: "ot.shots", from: .integer(0), to: .empty, probability: 0.3),
+        ])
+        #expect(search.fillableChanges(suggestion).map(\.field) == ["q2.saves", "total.shots", "ot.shots"])
+    }
+
+    /// A filled-in number is flagged under the line; its note keeps what the digits read and how sure the
+    /// reader was of them, which the review's search no longer takes for the new value's.
+    @Test func aFilledInNumberKeepsTheDigitsReadingInItsNote() {
+        var reading = FieldReading(value: .integer(13), text: "13", confidence: 97)
+        reading.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        reading.fillIn(.init(field: "q2.saves", from: .integer(13), to: .integer(18), probability: 0.2), line: 70)
+        #expect(reading.value == .integer(18) && reading.text == "13" && reading.flagged && reading.confidence == 69)
+        #expect(reading.notes.last == "the digits alone read 13 (confidence 97); filled in from the sheet's suggestion: 18")
+        #expect(SumCorroboration.readFromSums(reading))
+        #expect(reading.confidenceBeforeRuleDoubt == 69)
+        var stray = FieldReading(value: .integer(1), text: "1", confidence: 40, flagged: true)
+        stray.fillIn(.init(field: "ot.shots", from: .integer(1), to: .empty, probability: 0.1), line: 70)
+        #expect(stray.value == .empty && stray.confidence == 40)
+        #expect(stray.notes == ["the digits alone read 1 (confidence 40); filled in from the sheet's suggestion: empty"])
+    }
 }

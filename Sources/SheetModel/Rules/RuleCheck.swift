@@ -150,13 +150,32 @@ extension FieldReading {
         }
     }
 
+    /// Takes the value a suggestion gives this number in place of the one the ink gave: flagged, under the
+    /// line, and with a note that keeps what the digits read (the value read, `text`, stays as recognised).
+    /// The note begins as a value read from the sums does (`SumCorroboration.readFromSums`), and like one,
+    /// it is a person's to confirm before the sheet is approved.
+    public mutating func fillIn(_ change: Suggestion.Change, line: Double) {
+        guard change.to != value else { return }
+        let read = value == .empty ? "empty" : value.description
+        notes.append("\(SumCorroboration.readFromSumsNote) \(read) (confidence \(Int(confidenceBeforeRuleDoubt.rounded()))); "
+                     + "\(Self.filledInNote) \(change.to == .empty ? "empty" : change.to.description)")
+        value = change.to
+        flagged = true
+        confidence = min(confidence, max(0, line - 1))
+    }
+
+    /// What the note of a value filled in from a suggestion says after the digits' reading.
+    public static let filledInNote = "filled in from the sheet's suggestion:"
+
     private static let brokenRuleInfix = " with the rule broken, "
     private static let aloneSuffix = "alone"
 
     /// The confidence the reading had before a broken rule put it under the line (`doubt`, whose note
     /// keeps it, rounded), else its confidence. The suggestion search weighs the reader's own confidence:
     /// the cap says the rule is broken, which the search weighs itself.
+    /// A value the digits did not read (the sums' or a suggestion's) has no such confidence: its own stands.
     public var confidenceBeforeRuleDoubt: Double {
+        guard !SumCorroboration.readFromSums(self) else { return confidence }
         for note in notes where note.hasPrefix("confidence ") && note.hasSuffix(" " + Self.aloneSuffix) {
             guard let infix = note.range(of: Self.brokenRuleInfix) else { continue }
             if let alone = Double(note[infix.upperBound...].dropLast(Self.aloneSuffix.count + 1)) { return max(confidence, alone) }

@@ -80,9 +80,12 @@ struct ScanOutput {
         }
         for s in result.suggestions {
             let changes = s.changes.map {
-                "\($0.field) \($0.from) → \($0.to)" + ($0.demandedByRules == true ? " (not among the reader's alternatives: the sums demand it)" : "")
+                // Filled in when the field now holds the suggested value (SheetScanner: handwriting, two sums).
+                let filled = result.reading($0.field)?.value == $0.to
+                return "\($0.field) \($0.from) → \($0.to)" + ($0.demandedByRules == true ? " (not among the reader's alternatives: the sums demand it)" : "")
+                    + (filled ? " [filled in, flagged]" : "")
             }.joined(separator: ", ")
-            lines.append(String(format: "  suggestion (not applied; probability %.2f): %@", s.probability, changes))
+            lines.append(String(format: "  suggestion (probability %.2f): %@", s.probability, changes))
         }
         if let note = result.suggestionNote { lines.append("  \(note)") }
         return lines.joined(separator: "\n") + "\n"
