@@ -123,9 +123,13 @@ public final class SheetScanner {
             // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
             // reader's confidence, like a jersey number, and is doubted like one.
             let uncheckedCounts = recognized.writing == .hand ? Set(template.fields.filter { $0.kind == .count && !rules.valuesChecked.contains($0.id) }.map(\.id)) : []
-            var fields = corroboration.corroborate(read).map { field in
+            let weighed = corroboration.corroborate(read).map { field in
                 var reading = field.reading
                 if uncheckedCounts.contains(field.id) { SheetFieldReader.handUncheckedCount.apply(to: &reading) }
+                return (id: field.id, reading: reading)
+            }
+            var fields = weighed.map { field in
+                var reading = field.reading
                 Self.flagUnderTheLine(&reading, line: options.minConfidence)
                 return (id: field.id, reading: reading)
             }
@@ -146,48 +150,15 @@ public final class SheetScanner {
                 outcome = search.search(ownConfidence)
             }
             let suggestion: Suggestion? = if case .suggestion(let s) = outcome { s } else { nil }
-            // A broken sum means one of its numbers is wrong, however confidently it was read: every
-            // field a failing rule reads is flagged, so no misread hides behind a high confidence. But when
-            // one number alone explains a group of failing rules (the row and the column through it both
-            // demand the same other value of it), that number is the one flagged; the rest keep their own
-            // confidence and are told why their rule fails. On the nine hand-filled goalie sets (525
-            // sheets) there were 128 such groups: the paper held what the sums demanded of the suspect in
-            // all 128, and the numbers no longer flagged were all right. Not when the likeliest repair
-            // changes another number of the group (three misreads can add up to one), and never for a 0 or
-            // an empty box: sums cannot tell them apart, so a stray mark read 0 in an overtime nobody played,
-            // or a 0 read as empty, would pass.
-            let suspects = search.soleSuspects(values, failing: failures.map(\.rule), likeliestRepair: suggestion)
-            for failure in failures {
-                let suspect = suspects.first { $0.rules.contains(failure.rule) }
-                for i in fields.indices where failure.fields.contains(fields[i].id) {
-                    let value = fields[i].reading.value
-                    if let suspect, suspect.field != fields[i].id, value != .empty, value != .integer(0) {
-                        fields[i].reading.notes.append("in failing rule \(failure.rule), which \(suspect.field) alone explains")
-                    } else {
-                        fields[i].reading.doubt(becauseOf: "in failing rule \(failure.rule)", line: options.minConfidence)
-                    }
-                }
-            }
-            for suspect in suspects {
-                guard let i = fields.firstIndex(where: { $0.id == suspect.field }) else { continue }
-                let shown = suspect.value == .empty ? "empty" : "\(suspect.value)"
-                fields[i].reading.notes.append("its failing rules all add up if it is \(shown)")
-            }
-            // On handwriting the ink is the likelier culprit when a sum breaks, so the suggestion's values for
-            // numbers two sums read are filled in, flagged, with the digits' reading in a note: the reviewer
-            // finds the likeliest numbers in place and confirms them (`ReviewSession` asks before approving
-            // a value the ink did not give). `ruleFailures` stay those of the sheet as read.
-            if recognized.writing == .hand, let suggestion {
-                for change in search.fillableChanges(suggestion) {
-                    guard let i = fields.firstIndex(where: { $0.id == change.field }) else { continue }
-                    fields[i].reading.fillIn(change, line: options.minConfidence)
-                }
-            }
+            BrokenRuleFlags(search: search, rules: rules, line: options.minConfidence, today: options.today)
+                .apply(to: &fields, read: read.map(\.reading), weighed: weighed.map(\.reading), failures: failures,
+                       suggestion: suggestion, fillIn: recognized.writing == .hand)
             // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
             // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
+            // The rules the sheet as read breaks, before any value was filled in: what the ink says.
             result.ruleFailures = failures
             switch outcome {
             case .suggestion(let suggestion): result.suggestions = [suggestion]

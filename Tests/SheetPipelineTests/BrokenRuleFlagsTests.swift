@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+@testable import SheetModel
+@testable import SheetPipeline
+
+/// Which numbers a broken rule flags, and the suggestion filled in on handwriting, on a lacrosse sheet
+/// whose q2 and q3 saves were misread (12 read 17, 4 read 9): no one number explains the three rules
+/// that break, so without the suggestion every number they read is flagged.
+@Suite struct BrokenRuleFlagsTests {
+    static let template = try! Fixtures.lacrosse()
+    static let line = 70.0
+
+    /// The readings (as read, as the sums left them, and flagged under the line), the failing rules and
+    /// the suggestion. The sums lowered q2.goals (ink 97) to 55 because its row broke.
+    static func sheet(misreads: [String: Int]) -> (read: [FieldReading], weighed: [FieldReading],
+                                                   fields: [(id: String, reading: FieldReading)], failures: [RuleFailure],
+                                                   suggestion: Suggestion) {
+        var changes: [Suggestion.Change] = []
+        let read = template.fields.map { spec -> FieldReading in
+            var value = Fixtures.game[spec.id] ?? .empty
+            if let misread = misreads[spec.id] {
+                changes.append(.init(field: spec.id, from: .integer(misread), to: value, probability: 0.2))
+                value = .integer(misread)
+            }
+            return FieldReading(value: value, text: value.writtenText ?? "", confidence: 97)
+        }
+        var weighed = read
+        let goals = template.fields.firstIndex { $0.id == "q2.goals" }!
+        weighed[goals].confidence = 55
+        weighed[goals].notes = ["confidence 55 with the sums, 97 alone"]
+        let fields = zip(template.fields, weighed).map { spec, reading in
+            var reading = reading
+            SheetScanner.flagUnderTheLine(&reading, line: line)
+            return (id: spec.id, reading: reading)
+        }
+        let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
+        let failures = RuleCheck(template: template, values: values, today: Date()).failures()
+        return (read, weighed, fields, failures, Suggestion(probability: 0.04, relativeToRead: 0.05, changes: changes))
+    }
+
+    static func apply(misreads: [String: Int], fillIn: Bool) -> [String: FieldReading] {
+        let s = sheet(misreads: misreads)
+        var fields = s.fields
+        BrokenRuleFlags(search: SuggestionSearch(template: template), rules: ParsedRules(template), line: line, today: Date())
+            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn)
+        return Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
+    }
+
+    @Test func theSuggestionIsFilledInFlaggedAndTheRulesItMendsFlagNoSureNumber() throws {
+        let misreads = ["q2.saves": 17, "q3.saves": 9]
+        #expect(Set(Self.sheet(misreads: misreads).failures.map(\.rule)).isSuperset(of: ["q2.balance", "q3.balance", "saves.periods-sum"]))
+        let after = Self.apply(misreads: misreads, fillIn: true)
+        let q2 = try #require(after["q2.saves"])
+        #expect(q2.value == .integer(12) && q2.text == "17" && q2.flagged && q2.confidence < 70)
+        #expect(q2.notes.last == "the digits alone read 17 (confidence 97); filled in from the sheet's suggestion: 12")
+        #expect(after["q3.saves"]?.value == .integer(4) && after["q3.saves"]?.flagged == true)
+        // Sure numbers of the rules the filled-in values mend are not flagged, and say why their rule failed.
+        for id in ["q2.shots", "q3.shots", "q1.saves", "q4.saves", "total.saves"] {
+            let reading = try #require(after[id])
+            #expect(!reading.flagged && reading.confidence == 97, "\(id): \(reading.notes)")
+            #expect(reading.notes.contains { $0.hasPrefix("in failing rule ") && $0.contains("which the suggestion filled in for") }, "\(id)")
+        }
+        #expect(after["total.saves"]?.notes == ["in failing rule saves.periods-sum, which the suggestion filled in for q2.saves, q3.saves mends"])
+        // The sums had lowered q2.goals only for its broken row: it keeps what its ink earned.
+        let goals = try #require(after["q2.goals"])
+        #expect(!goals.flagged && goals.confidence == 97, "\(goals.notes)")
+        #expect(goals.notes == ["in failing rule q2.balance, which the suggestion filled in for q2.saves mends"])
+        // A 0 and an empty box stay flagged: to a sum they are the same.
+        #expect(after["q3.goals"]?.flagged == true && after["ot.saves"]?.flagged == true)
+    }
+
+    /// Printed sheets get nothing filled in: every number of the broken rules is flagged, under the line.
+    @Test func withoutFillingInEveryNumberOfTheBrokenRulesIsFlagged() throws {
+        let after = Self.apply(misreads: ["q2.saves": 17, "q3.saves": 9], fillIn: false)
+        #expect(after["q2.saves"]?.value == .integer(17))
+        for id in ["q2.saves", "q2.shots", "q2.goals", "q3.shots", "q1.saves", "total.saves"] {
+            let reading = try #require(after[id])
+            #expect(reading.flagged && reading.confidence < 70, "\(id): \(reading.confidence) \(reading.notes)")
+        }
+    }
+
+    /// A clears number is in one sum: its column says one of its numbers is wrong, not which. Nothing is
+    /// filled in, and every clears number stays flagged.
+    @Test func aNumberInOneSumIsNotFilledIn() throws {
+        let after = Self.apply(misreads: ["q4.clears": 17], fillIn: true)
+        #expect(after["q4.clears"]?.value == .integer(17))
+        for id in ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"] {
+            #expect(after[id]?.flagged == true, "\(id)")
+        }
+    }
+
+    /// The ink's own reading comes back only when the sums did nothing but lower it for the break.
+    @Test func theInksConfidenceComesBackOnlyWhenTheSumsMerelyLoweredIt() {
+        let ink = FieldReading(value: .integer(4), text: "4", confidence: 96)
+        var lowered = ink
+        lowered.confidence = 50
+        lowered.notes = ["confidence 50 with the sums, 96 alone"]
+        #expect(BrokenRuleFlags.inkAlone(ink, weighed: lowered, line: 70) == ink)
+        var replaced = lowered
+        replaced.value = .integer(9)
+        #expect(BrokenRuleFlags.inkAlone(ink, weighed: replaced, line: 70) == nil)
+        var doubted = lowered
+        doubted.flagged = true
+        #expect(BrokenRuleFlags.inkAlone(ink, weighed: doubted, line: 70) == nil)
+        let unclear = FieldReading(value: .integer(4), text: "4", confidence: 64)
+        #expect(BrokenRuleFlags.inkAlone(unclear, weighed: lowered, line: 70) == nil)
+        let noted = FieldReading(value: .integer(4), text: "4", confidence: 96, notes: ["1 stray mark ignored"])
+        #expect(BrokenRuleFlags.inkAlone(noted, weighed: lowered, line: 70) == nil)
+    }
+}
