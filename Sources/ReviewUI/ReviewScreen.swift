@@ -88,9 +88,16 @@ public enum ReviewScreen {
         let flag = reading.flagged ? "  FLAGGED" : ""
         lines.append(("field \(state.fieldIndex + 1)/\(review.fields.count): \(field.field) (\(field.stored.kind.rawValue))\(flag)",
                       reading.flagged ? .warning : .bold))
-        lines.append(("read   \(reading.value)  \"\(reading.text)\"  \(Int(reading.confidence.rounded()))% sure", .plain))
+        // A value the sums chose, or the scan filled in from the suggestion, is not what the digits read:
+        // it says so, with the digits' text, until a person confirms it.
+        let fromSums = SumCorroboration.readFromSums(reading)
+        let sure = "\(Int(reading.confidence.rounded()))% sure"
+        lines.append((fromSums ? "sums   \(reading.value)  (the digits read \"\(reading.text)\")  \(sure)"
+                               : "read   \(reading.value)  \"\(reading.text)\"  \(sure)", .plain))
         if let c = field.correction {
             lines.append(("now    \(c.newValue)  by \(c.reviewer)" + (c.note.map { " — \($0)" } ?? ""), .good))
+        } else if fromSums {
+            lines.append(("now    unconfirmed: Enter confirms it, e types another", .warning))
         } else {
             lines.append(("now    as read", .dim))
         }
