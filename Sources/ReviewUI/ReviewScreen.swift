@@ -183,7 +183,7 @@ public enum ReviewScreen {
         case .rejecting(let text): "reject: why? \(text)_"
         case .overriding(let text):
             state.failures.isEmpty
-                ? "unconfirmed numbers the ink did not give (\(state.unconfirmedSumValues.joined(separator: " "))) — approve anyway because: \(text)_"
+                ? "unconfirmed numbers the ink did not give (\(state.unconfirmedNotFromInk.joined(separator: " "))) — approve anyway because: \(text)_"
                 : "rules fail — approve anyway because: \(text)_"
         case .browsing, .help: nil
         }
@@ -203,7 +203,7 @@ public enum ReviewScreen {
         "  s            take the suggestion: alternatives under which every rule holds",
         "  u            undo the last change on this sheet (kept on record as undone)",
         "  a            approve: the game log takes the corrected values; failing rules, or",
-        "               numbers the sums chose nobody confirmed, need a typed reason (recorded)",
+        "               unconfirmed numbers the sums chose or filled in, need a reason (recorded)",
         "  r            reject the sheet with a reason      q  quit (everything is saved)",
         "Every change is saved at once with the original reading, your name and the time.",
         "Press any key to go back.",

@@ -251,7 +251,8 @@ public final class ReviewSession {
     private func acceptAsRead() async throws {
         guard let field = state.currentField else { return }
         let read = field.stored.reading.value
-        let note = SumCorroboration.readFromSums(field.stored.reading) ? "accepted the value the sums chose" : "accepted as read"
+        let note = field.stored.reading.filledInFromSuggestion ? "accepted the value filled in from the suggestion"
+            : SumCorroboration.readFromSums(field.stored.reading) ? "accepted the value the sums chose" : "accepted as read"
         if let saved = try await correct(field.field, to: read, note: note) {
             let moved = try await nextUnsettledField()
             report(saved, "\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))
@@ -336,7 +337,7 @@ public final class ReviewSession {
         let reason = overrideReason?.trimmingCharacters(in: .whitespaces)
         // A number the ink did not give (the sums chose it, or the scan filled in the suggestion) is stored
         // only once a person confirmed it (Enter or a new value) or said why not.
-        if (!state.failures.isEmpty || !state.unconfirmedSumValues.isEmpty) && (reason ?? "").isEmpty {
+        if (!state.failures.isEmpty || !state.unconfirmedNotFromInk.isEmpty) && (reason ?? "").isEmpty {
             state.mode = .overriding("")
             if reason != nil {
                 warn(state.failures.isEmpty ? "A reason is required to approve numbers the ink did not give unconfirmed (Esc cancels)."
@@ -356,7 +357,8 @@ public final class ReviewSession {
                 overrideReason: reason))
             let name = (review.sheet.path as NSString).lastPathComponent
             try await self.reloadQueue(selecting: nil)
-            self.say("Approved \(name)" + (reason.map { " over failing rules (\($0))" } ?? "") + (review.gameLog == nil ? "." : ": its game log holds the corrected numbers."))
+            let over = self.state.failures.isEmpty ? "with unconfirmed numbers the ink did not give" : "over failing rules"
+            self.say("Approved \(name)" + (reason.map { " \(over) (\($0))" } ?? "") + (review.gameLog == nil ? "." : ": its game log holds the corrected numbers."))
         }
     }
 

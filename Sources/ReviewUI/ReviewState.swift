@@ -10,7 +10,8 @@ public struct ReviewState: Sendable {
         case editing(String)
         /// Typing why the sheet is rejected.
         case rejecting(String)
-        /// Typing why the sheet is approved although rules fail.
+        /// Typing why the sheet is approved although rules fail, or numbers the ink did not give are
+        /// unconfirmed (`unconfirmedNotFromInk`).
         case overriding(String)
         case help
     }
@@ -51,7 +52,7 @@ public struct ReviewState: Sendable {
 
     /// Fields holding a number the ink did not give (read from the sums, or the suggestion filled in by the
     /// scan) that nobody has confirmed or changed: approving over them asks for a reason.
-    public var unconfirmedSumValues: [String] {
+    public var unconfirmedNotFromInk: [String] {
         (review?.fields ?? []).filter { SumCorroboration.readFromSums($0.stored.reading) && !Self.isSettled($0) }.map(\.field)
     }
 

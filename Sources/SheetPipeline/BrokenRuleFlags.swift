@@ -40,17 +40,21 @@ struct BrokenRuleFlags {
                failures: [RuleFailure], suggestion: Suggestion?, fillIn: Bool) {
         let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
         let suspects = search.soleSuspects(values, failing: failures.map(\.rule), likeliestRepair: suggestion)
-        let filled = fillIn ? suggestion.map(search.fillableChanges) ?? [] : []
-        var filledValues = values
-        for change in filled { filledValues[change.field] = change.to }
+        let filled = fillIn ? fillable(suggestion, values: values, failures: failures) : []
+        // Only values two sums pin explain the rules they mend: a value filled in on a number one sum reads
+        // makes its sum hold whichever of the sum's numbers was misread.
+        var pinnedValues = values
+        for change in filled where search.readByTwoSums(change.field) { pinnedValues[change.field] = change.to }
         let holdFilledIn = Set(failures.map(\.rule)).subtracting(
-            RuleCheck(template: search.template, rules: rules, values: filledValues, today: today).failures().map(\.rule))
+            RuleCheck(template: search.template, rules: rules, values: pinnedValues, today: today).failures().map(\.rule))
+        // A number the suggestion would change is a suspect itself: it explains nothing and nothing explains it.
+        let suggested = Set(suggestion?.changes.map(\.field) ?? [])
         // Per failing rule, the numbers that explain it and how to say so.
         let explanations = Dictionary(uniqueKeysWithValues: failures.map { failure -> (String, (by: Set<String>, words: String)) in
             if let suspect = suspects.first(where: { $0.rules.contains(failure.rule) }) {
                 return (failure.rule, ([suspect.field], "\(suspect.field) alone explains"))
             }
-            let by = holdFilledIn.contains(failure.rule) ? Set(filled.map(\.field)).intersection(failure.fields) : []
+            let by = holdFilledIn.contains(failure.rule) ? Set(filled.map(\.field).filter(search.readByTwoSums)).intersection(failure.fields) : []
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
         for i in fields.indices {
@@ -58,7 +62,7 @@ struct BrokenRuleFlags {
             let broken = failures.filter { $0.fields.contains(id) }
             func explained(_ failure: RuleFailure) -> Bool {
                 let by = explanations[failure.rule]?.by ?? []
-                return !by.isEmpty && !by.contains(id) && value != .empty && value != .integer(0)
+                return !by.isEmpty && !by.contains(id) && !suggested.contains(id) && value != .empty && value != .integer(0)
             }
             // The sums lowered its confidence because its rule broke; another number explains the break.
             if !broken.isEmpty, broken.allSatisfy(explained), let ink = Self.inkAlone(read[i], weighed: weighed[i], line: line) {
@@ -83,13 +87,26 @@ struct BrokenRuleFlags {
         }
     }
 
+    /// The suggestion's changes to fill in (`SuggestionSearch.fillableChanges`), or none when filling them in
+    /// alone would break a rule the sheet as read keeps: the values stored must not break a rule unflagged.
+    func fillable(_ suggestion: Suggestion?, values: [String: FieldValue], failures: [RuleFailure]) -> [Suggestion.Change] {
+        guard let suggestion else { return [] }
+        let changes = search.fillableChanges(suggestion)
+        guard changes.count < suggestion.changes.count else { return changes }
+        var filled = values
+        for change in changes { filled[change.field] = change.to }
+        let broken = Set(failures.map(\.rule))
+        let after = RuleCheck(template: search.template, rules: rules, values: filled, today: today).failures()
+        return after.allSatisfy { broken.contains($0.rule) } ? changes : []
+    }
+
     /// The reading as the ink gave it, for a number of a broken rule another number explains, when the sums
     /// did no more than lower its confidence for the break (a reading in a broken row loses confidence:
     /// `SumCorroboration`); nil when the reader or the sums doubted it for anything else (a note of the
     /// reader's, a value of the sums', a flag, the ink under the line).
     static func inkAlone(_ ink: FieldReading, weighed: FieldReading, line: Double) -> FieldReading? {
         guard ink.notes.isEmpty, ink.confidence >= line, !weighed.flagged, weighed.value == ink.value,
-              weighed.confidence < ink.confidence, weighed.notes.count <= 1 else { return nil }
+              weighed.confidence < ink.confidence, weighed.notes.allSatisfy(SumCorroboration.isWithTheSumsNote) else { return nil }
         return ink
     }
 }

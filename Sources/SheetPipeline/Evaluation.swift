@@ -170,11 +170,15 @@ public struct EvaluationReport: Sendable, Encodable {
                 mustFlag += 1
                 if !reading.flagged { mustFlagMissed.append("\(result.file) \(field.id)") }
             }
+            // The top suggestion's change to this field, if any: its `from` is what was read (a value filled in
+            // from it counts as read for the digits and the suggestion tally), its `to` what taking it gives.
+            let change = result.suggestions.first?.changes.first { $0.field == field.id }
+            let asRead = change?.from ?? reading.value
             switch field.kind {
             case .count, .digits, .date:
-                if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(reading.value)) }
+                if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(asRead)) }
                 numeric.add(right: right, flagged: reading.flagged)
-                let suggested = result.suggestions.first?.changes.first { $0.field == field.id }?.to ?? reading.value
+                let suggested = change?.to ?? reading.value
                 let rightWithSuggestion = Self.matches(suggested, expected, kind: field.kind)
                 withTopSuggestion.add(right: rightWithSuggestion, flagged: reading.flagged)
                 if !rightWithSuggestion { numericMissesWithSuggestion += 1 }
@@ -185,10 +189,8 @@ public struct EvaluationReport: Sendable, Encodable {
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
-            // The suggestion tally asks how the top suggestion compares with the sheet as read, so it counts
-            // misses on the values the ink gave (a change's `from`), not on those filled in from it.
+            // The suggestion tally compares the top suggestion with the sheet as read.
             if field.kind.isWrittenInDigits && result.status != .failed {
-                let asRead = result.suggestions.first?.changes.first { $0.field == field.id }?.from ?? reading.value
                 if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
             }
             if !right && result.status != .failed {

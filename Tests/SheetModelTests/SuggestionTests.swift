@@ -194,18 +194,21 @@ import Testing
         #expect(Self.suspects(misreads, likeliestRepair: itself).map(\.field) == ["q2.shots"])
     }
 
-    /// A scan fills in the changes to numbers two sums read; one sum says one of its numbers is wrong, not
-    /// which, so a clears number (its column alone) and a date are left as read.
-    @Test func onlyNumbersTwoSumsReadAreFilledIn() {
+    /// A scan fills in the changes to numbers two sums read, whatever the network gave them; one sum says
+    /// one of its numbers is wrong, not which, so a clears number (its column alone) is filled in only when
+    /// the network gave the value 0.2 or more itself, never when the sums alone demand it.
+    @Test func numbersTwoSumsReadAreFilledInAndOneSumsOnlyWhenTheNetworkGaveTheValue() {
         let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
         let suggestion = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
-            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.3),
-            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.3),
-            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.3),
-            .init(field: "total.clears", from: .integer(40), to: .integer(41), probability: 0.3),
+            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.01),
+            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.02, demandedByRules: true),
+            .init(field: "q3.clears", from: .integer(4), to: .integer(9), probability: 0.25),
+            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.19),
+            .init(field: "total.clears", from: .integer(40), to: .integer(41), probability: 0.3, demandedByRules: true),
             .init(field: "ot.shots", from: .integer(0), to: .empty, probability: 0.3),
         ])
-        #expect(search.fillableChanges(suggestion).map(\.field) == ["q2.saves", "total.shots", "ot.shots"])
+        #expect(search.fillableChanges(suggestion).map(\.field) == ["q2.saves", "total.shots", "q3.clears", "ot.shots"])
+        #expect(search.readByTwoSums("q2.goals") && search.readByTwoSums("total.clears") == false)
     }
 
     /// A filled-in number is flagged under the line; its note keeps what the digits read and how sure the
@@ -220,7 +223,14 @@ import Testing
         #expect(reading.confidenceBeforeRuleDoubt == 69)
         var stray = FieldReading(value: .integer(1), text: "1", confidence: 40, flagged: true)
         stray.fillIn(.init(field: "ot.shots", from: .integer(1), to: .empty, probability: 0.1), line: 70)
-        #expect(stray.value == .empty && stray.confidence == 40)
+        #expect(stray.value == .empty && stray.confidence == 69)
         #expect(stray.notes == ["the digits alone read 1 (confidence 40); filled in from the sheet's suggestion: empty"])
+        #expect(stray.filledInFromSuggestion && !reading.notes.dropLast().contains { $0.contains("filled in") })
+        // A value the sums had chosen keeps the digits' reading in its earlier note; the new one says so.
+        var chosen = FieldReading(value: .integer(16), text: "10", confidence: 81, flagged: true,
+                                  notes: ["the digits alone read 10 (confidence 41); the sums make 16 likelier"])
+        chosen.fillIn(.init(field: "q2.saves", from: .integer(16), to: .integer(12), probability: 0.3), line: 70)
+        #expect(chosen.value == .integer(12) && chosen.confidence == 69)
+        #expect(chosen.notes.last == "the sums had chosen 16; filled in from the sheet's suggestion: 12")
     }
 }

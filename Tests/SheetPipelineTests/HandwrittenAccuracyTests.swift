@@ -47,7 +47,8 @@ import Testing
         #expect(report.numeric.flagRate <= flaggedAtMost, "flag rate \(report.numeric.flagRate)")
         #expect(report.overTheLine.fields > 0 && report.overTheLine.accuracy >= Floors.overTheLineAccuracy,
                 "read at 70 or more, wrong: \(report.misses.filter { $0.confidence >= 70 })")
-        // A value the sums chose over the network's first choice is what the paper says.
+        // A value the sums chose over the network's first choice, or the scan filled in from the suggestion,
+        // is what the paper says.
         let wrongFromSums = run.readFromSums.filter { !$0.right }
         #expect(wrongFromSums.isEmpty, "read from the sums, wrong: \(wrongFromSums)")
         // A crossed-out digit with its correction beside it is never a confident guess.

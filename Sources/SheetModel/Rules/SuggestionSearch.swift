@@ -1,8 +1,8 @@
 import Foundation
 
 /// A set of other readings under which every rule holds: drawn from the recognizers' alternatives, or,
-/// for one field, the value the sheet's sums demand when no alternative mends them. Offered to a person,
-/// never applied.
+/// for one field, the value the sheet's sums demand when no alternative mends them. Offered to a person;
+/// on handwriting the scan fills some of its values in, flagged (`fillableChanges`).
 public struct Suggestion: Sendable, Equatable, Codable {
     public struct Change: Sendable, Equatable, Codable {
         public let field: String
@@ -74,6 +74,9 @@ public struct SuggestionSearch {
     /// recognizer doubts less than this is taken as the paper says, so a slip is reported as an
     /// inconsistent sheet rather than "repaired".
     public var slipRate = 0.01
+    /// The least probability the network must give a value for the scan to fill it in on a number one sum
+    /// reads (`fillableChanges`): the share `SumCorroboration` asks before the sums may replace a reading.
+    public var oneSumFillProbability = 0.2
     /// Each rule with the fields it reads.
     let rules: [CheckedRule]
     private let kinds: [String: FieldKind]
@@ -246,16 +249,24 @@ public struct SuggestionSearch {
     }
 
     /// The changes of `suggestion` a scan of handwriting fills in, flagged, for a person to confirm: those
-    /// to a count that two or more of the template's sums read (a quarter's shots: its row and its column).
-    /// A number in one sum only (a clears column, a box score's team total) is left as read: one sum says
-    /// that one of its numbers is wrong, not which, and the search then picks by the network's odds alone.
-    /// Over the seventeen hand-filled eval sets (22,855 numbers) filling these in set 180 wrong readings
-    /// right and no right one wrong; the changes to numbers in one sum would set 64 right and 7 wrong
-    /// (`statsheet eval`: numbers right, and the line `numeric fields right with each top suggestion taken`).
+    /// to a count that two or more of the template's sums read (`readByTwoSums`: a quarter's shots, its row
+    /// and its column). A number in one sum only (a clears column, a box score's rebounds) says that one of
+    /// its numbers is wrong, not which, and the search then picks by the network's odds alone: it is filled
+    /// in only when the network itself gave the value at least `oneSumFillProbability`.
+    /// Over the seventeen hand-filled eval sets (22,855 numbers) the changes to numbers two sums read set
+    /// 180 wrong readings right and no right one wrong; those to numbers in one sum, 64 right and 7 wrong,
+    /// every wrong one from a value the network gave under 0.07 (`statsheet eval`: numbers right, and the
+    /// line `numeric fields right with each top suggestion taken`).
     public func fillableChanges(_ suggestion: Suggestion) -> [Suggestion.Change] {
         suggestion.changes.filter { change in
-            kind(of: change.field) == .count && rules.filter { $0.isSum && $0.fields.contains(change.field) }.count >= 2
+            kind(of: change.field) == .count
+                && (readByTwoSums(change.field) || change.demandedByRules != true && change.probability >= oneSumFillProbability)
         }
+    }
+
+    /// True when two or more of the template's sums read the field: a change to it is pinned by both.
+    public func readByTwoSums(_ id: String) -> Bool {
+        rules.filter { $0.isSum && $0.fields.contains(id) }.count >= 2
     }
 
     /// The number that alone explains a group of failing rules: one that every rule of the group reads,

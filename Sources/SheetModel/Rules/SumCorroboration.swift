@@ -164,7 +164,7 @@ public struct SumCorroboration {
                     || Self.onlyTheRangeChose(reading) && reading.value != .integer(0) && holdingSums(entry.id) >= sureReplacementSums
                 reading.confidence = confirmed ? withSums : min(alone, withSums)
                 if abs(reading.confidence - alone) >= 1 {
-                    reading.notes.append("confidence \(Int(reading.confidence.rounded())) with the sums, \(Int(alone.rounded())) alone")
+                    reading.notes.append(Self.withTheSumsNote(reading.confidence, alone: alone))
                 }
             } else {
                 if alone < minConfidence || vouchingSums(entry.id, preferred) >= sureReplacementSums,
@@ -227,6 +227,18 @@ public struct SumCorroboration {
         guard reading.notes.count == 1, case .integer = reading.value else { return false }
         let note = reading.notes[0]
         return note.contains(", the digits' first choice (confidence ") && note.contains("), is outside ")
+    }
+
+    /// The note of a reading whose confidence the sums moved: "confidence 55 with the sums, 97 alone".
+    static func withTheSumsNote(_ confidence: Double, alone: Double) -> String {
+        "confidence \(Int(confidence.rounded()))\(withTheSumsInfix)\(Int(alone.rounded())) alone"
+    }
+
+    private static let withTheSumsInfix = " with the sums, "
+
+    /// True for the note `withTheSumsNote` writes, and only for it.
+    public static func isWithTheSumsNote(_ note: String) -> Bool {
+        note.hasPrefix("confidence ") && note.contains(withTheSumsInfix) && note.hasSuffix(" alone")
     }
 
     /// How the note of a value read from the sums, in place of the network's first choice, begins.

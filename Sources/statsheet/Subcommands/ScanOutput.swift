@@ -83,7 +83,7 @@ struct ScanOutput {
                 // Filled in when the field now holds the suggested value (SheetScanner: handwriting, two sums).
                 let filled = result.reading($0.field)?.value == $0.to
                 return "\($0.field) \($0.from) → \($0.to)" + ($0.demandedByRules == true ? " (not among the reader's alternatives: the sums demand it)" : "")
-                    + (filled ? " [filled in, flagged]" : "")
+                    + (filled ? " [filled in, flagged]" : " [not applied]")
             }.joined(separator: ", ")
             lines.append(String(format: "  suggestion (probability %.2f): %@", s.probability, changes))
         }
