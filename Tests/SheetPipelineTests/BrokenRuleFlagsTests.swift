@@ -132,4 +132,29 @@ import Testing
         otherNote.notes = ["in q2.balance, which adds up only with the value the sums chose for q2.saves"]
         #expect(BrokenRuleFlags.inkAlone(ink, weighed: otherNote, line: 70) == nil)
     }
+
+    /// A committed hand-filled sheet (phone photo, held-out writers) whose q1 and q3 goals were written 1
+    /// and read 7, the second 98% sure: the scan fills in both, flagged, keeps the rules the ink broke, and
+    /// flags none of the sure numbers of the rules the two values mend.
+    @Test func aHandFilledSheetGetsItsSuggestionFilledIn() throws {
+        var options = ScanOptions(writing: .hand, today: RuleEvaluator.parseDate("2026-11-23")!)
+        options.minConfidence = Self.line
+        let scanner = try SheetScanner(library: try Fixtures.library(), options: options)
+        let path = Fixtures.testImages.appendingPathComponent("lacrosse-goalie/handwritten-phone/sheet-008.jpg").path
+        let result = scanner.scan(path)
+        #expect(result.status == .needsReview)
+        #expect(Set(result.ruleFailures.map(\.rule)) == ["q1.balance", "q3.balance", "goals.periods-sum"], "the rules the ink broke")
+        for id in ["q1.goals", "q3.goals"] {
+            let reading = try #require(result.reading(id))
+            #expect(reading.value == .integer(1) && reading.text.hasSuffix("7"), "\(id): \(reading.value) \(reading.text)")
+            #expect(reading.flagged && reading.confidence < 70 && reading.filledInFromSuggestion, "\(id): \(reading.notes)")
+        }
+        for id in ["q1.shots", "q1.saves", "q3.shots", "q3.saves", "q2.goals", "total.goals"] {
+            let reading = try #require(result.reading(id))
+            #expect(!reading.flagged && reading.confidence >= 70, "\(id): \(reading.notes)")
+        }
+        // The values stored break no rule.
+        let values = Dictionary(uniqueKeysWithValues: result.fields.map { ($0.id, $0.reading.value) })
+        #expect(RuleCheck(template: Self.template, values: values, today: options.today).failures().isEmpty)
+    }
 }

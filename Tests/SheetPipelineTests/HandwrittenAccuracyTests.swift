@@ -13,13 +13,14 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (18.0%, 17.0%, 3.9%, 15.4%, 39.6%; 18.2%, 18.0%, 4.7%, 15.4%, 39.6% before two
+    /// what eval measures (13.3%, 12.5%, 3.9%, 15.4%, 39.6%; 18.0%, 17.0%, 3.9%, 15.4%, 39.6% before the
+    /// suggestion was filled in and numbers another explains kept their ink's confidence; 18.2%, 18.0%, 4.7%, 15.4%, 39.6% before two
     /// sure sums confirmed a count the range chose) since a 1 written on a box's side is kept
     /// (21.2%, 21.0%, 10.2%, 15.4%, 44.1% before; 29.3%, 24.0%, 15.6%, 26.0%, 54.1% before the digit
     /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
     /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.20), ("lacrosse-goalie", "handwritten-scan", 8, 0.20),
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.15), ("lacrosse-goalie", "handwritten-scan", 8, 0.15),
                       ("hockey-goalie", "handwritten-phone", 8, 0.08), ("soccer-keeper", "handwritten-phone", 8, 0.18),
                       ("basketball-box", "handwritten-phone", 6, 0.42)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
@@ -108,13 +109,14 @@ import Testing
         }
     }
 
-    /// Measured with the committed weights (eval, 2026-11-24): 97.2%, 98.0%, 100%, 96.2% and 95.9% of
-    /// the numbers right since a 1 written on a box's side is kept (96.5%, 97.5%, 99.2%, 96.2% and 95.5%
+    /// Measured with the committed weights (eval, 2026-11-24): 98.8%, 99.5%, 100%, 96.2% and 96.3% of
+    /// the numbers right since the suggestion is filled in (97.2%, 98.0%, 100%, 96.2% and 95.9% since a 1
+    /// written on a box's side is kept; 96.5%, 97.5%, 99.2%, 96.2% and 95.5%
     /// before; 94.5%, 94.5%, 96.9%, 91.3% and 93.9% before the network learnt from more writers), 100%
     /// of the unflagged ones a rule reads. Issue 3's goal (99% right, ≤5% flagged) is not
     /// reached yet; these floors keep what is.
     enum Floors {
-        static let accuracy = 0.94
+        static let accuracy = 0.955
         static let unflaggedAccuracy = 0.995
         /// Issue 3's calibration bar: numbers read with confidence 70 or more, flagged or not, are right
         /// 99.5% of the time. Measured 100%, 100%, 100%, 100%, 99.85% (97.75%, 98.86%, 100%, 96.97%,
