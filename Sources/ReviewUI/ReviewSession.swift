@@ -350,6 +350,8 @@ public final class ReviewSession {
             return
         }
         state.mode = .browsing
+        // Said of this sheet's rules, before the queue moves on to the next sheet.
+        let over = state.failures.isEmpty ? "with unconfirmed numbers the ink did not give" : "over failing rules"
         try await decide {
             try await self.store.approveSheet(SheetApproval(
                 sheetID: review.sheet.id, expectedRevision: review.revision, reviewer: self.state.reviewer, at: self.now(),
@@ -357,7 +359,6 @@ public final class ReviewSession {
                 overrideReason: reason))
             let name = (review.sheet.path as NSString).lastPathComponent
             try await self.reloadQueue(selecting: nil)
-            let over = self.state.failures.isEmpty ? "with unconfirmed numbers the ink did not give" : "over failing rules"
             self.say("Approved \(name)" + (reason.map { " \(over) (\($0))" } ?? "") + (review.gameLog == nil ? "." : ": its game log holds the corrected numbers."))
         }
     }

@@ -162,6 +162,17 @@ import Testing
         }
     }
 
+    /// Approving over failing rules takes a reason, and says so of the sheet approved.
+    @Test func approvingOverFailingRulesSaysSo() async throws {
+        try await Self.withStore { path in
+            let s = try await Self.session(path, reviewer: "ann")
+            try await Self.type("a", into: s)
+            #expect(s.state.mode == .overriding(""))
+            try await Self.type("coach confirmed\r", into: s)
+            #expect(s.state.message?.hasPrefix("Approved misread.png over failing rules (coach confirmed)") == true, "\(s.state.message ?? "")")
+        }
+    }
+
     /// The search may change readings, never a person's value, however doubtful the reading it replaced.
     @Test func aCorrectionIsNeverSuggestedAway() async throws {
         try await Self.withStore { path in
