@@ -43,8 +43,9 @@ struct BrokenRuleFlags {
         let filled = fillIn ? fillable(suggestion, values: values, failures: failures) : []
         // Only values two sums pin explain the rules they mend: a value filled in on a number one sum reads
         // makes its sum hold whichever of the sum's numbers was misread.
+        let pinned = filled.filter { search.readByTwoSums($0.field) }
         var pinnedValues = values
-        for change in filled where search.readByTwoSums(change.field) { pinnedValues[change.field] = change.to }
+        for change in pinned { pinnedValues[change.field] = change.to }
         let holdFilledIn = Set(failures.map(\.rule)).subtracting(
             RuleCheck(template: search.template, rules: rules, values: pinnedValues, today: today).failures().map(\.rule))
         // A number the suggestion would change is a suspect itself: it explains nothing and nothing explains it.
@@ -54,7 +55,7 @@ struct BrokenRuleFlags {
             if let suspect = suspects.first(where: { $0.rules.contains(failure.rule) }) {
                 return (failure.rule, ([suspect.field], "\(suspect.field) alone explains"))
             }
-            let by = holdFilledIn.contains(failure.rule) ? Set(filled.map(\.field).filter(search.readByTwoSums)).intersection(failure.fields) : []
+            let by = holdFilledIn.contains(failure.rule) ? Set(pinned.map(\.field)).intersection(failure.fields) : []
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
         for i in fields.indices {
