@@ -176,7 +176,11 @@ public struct EvaluationReport: Sendable, Encodable {
             let asRead = change?.from ?? reading.value
             switch field.kind {
             case .count, .digits, .date:
-                if result.status != .failed { addDigits(written: Self.digits(expected), read: Self.digits(asRead)) }
+                if result.status != .failed {
+                    addDigits(written: Self.digits(expected), read: Self.digits(asRead))
+                    // The suggestion tally compares the top suggestion with the sheet as read.
+                    if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
+                }
                 numeric.add(right: right, flagged: reading.flagged)
                 let suggested = change?.to ?? reading.value
                 let rightWithSuggestion = Self.matches(suggested, expected, kind: field.kind)
@@ -188,10 +192,6 @@ public struct EvaluationReport: Sendable, Encodable {
                 if reading.confidence >= minConfidence { overTheLine.add(right: right, flagged: reading.flagged) }
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
-            }
-            // The suggestion tally compares the top suggestion with the sheet as read.
-            if field.kind.isWrittenInDigits && result.status != .failed {
-                if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
             }
             if !right && result.status != .failed {
                 misses.append(Miss(file: result.file, field: field.id, expected: expected, read: reading.value,
