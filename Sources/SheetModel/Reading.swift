@@ -39,6 +39,9 @@ extension FieldValue {
     /// The number of a count; nil for anything else.
     public var integerValue: Int? { if case .integer(let i) = self { i } else { nil } }
 
+    /// How a note names the value: "empty" for an empty box (its description, "—", reads as a dash).
+    public var inNotes: String { self == .empty ? "empty" : description }
+
     /// What was written, as text: a string trimmed of spaces, or a number's digits; nil when nothing was.
     public var writtenText: String? {
         let text: String? = switch self {

@@ -79,8 +79,7 @@ struct BrokenRuleFlags {
         }
         for suspect in suspects {
             guard let i = fields.firstIndex(where: { $0.id == suspect.field }) else { continue }
-            let shown = suspect.value == .empty ? "empty" : "\(suspect.value)"
-            fields[i].reading.notes.append("its failing rules all add up if it is \(shown)")
+            fields[i].reading.notes.append("its failing rules all add up if it is \(suspect.value.inNotes)")
         }
         for change in filled {
             guard let i = fields.firstIndex(where: { $0.id == change.field }) else { continue }

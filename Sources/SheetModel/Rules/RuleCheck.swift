@@ -158,11 +158,10 @@ extension FieldReading {
     /// it is not what the ink said, and a confidence of 70 or more means a number to take as read.
     public mutating func fillIn(_ change: Suggestion.Change, line: Double) {
         guard change.to != value else { return }
-        let shown = { (v: FieldValue) in v == .empty ? "empty" : v.description }
         // A value the sums had already chosen keeps the digits' reading in that earlier note.
-        let before = SumCorroboration.readFromSums(self) ? "the sums had chosen \(shown(value))"
-            : "\(SumCorroboration.readFromSumsNote) \(shown(value)) (confidence \(Int(confidenceBeforeRuleDoubt.rounded())))"
-        notes.append("\(before); \(Self.filledInNote) \(shown(change.to))")
+        let before = SumCorroboration.readFromSums(self) ? "the sums had chosen \(value.inNotes)"
+            : "\(SumCorroboration.readFromSumsNote) \(value.inNotes) (confidence \(Int(confidenceBeforeRuleDoubt.rounded())))"
+        notes.append("\(before); \(Self.filledInNote) \(change.to.inNotes)")
         value = change.to
         flagged = true
         confidence = max(0, line - 1)
