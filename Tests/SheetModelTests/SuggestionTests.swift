@@ -133,6 +133,11 @@ import Testing
         }
         guard case .suggestion(let t) = Self.search(played) else { Issue.record("expected a suggestion"); return }
         #expect(t.changes.first?.to == .integer(0))
+        // The same when the network itself offered the 0 (an alternative, not a value the sums demand).
+        let offered = Self.search(Self.readings(["ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(0), 0.3)])]))
+        guard case .suggestion(let u) = offered else { Issue.record("expected a suggestion, got \(offered)"); return }
+        #expect(u.changes.map(\.field) == ["ot.saves"])
+        #expect(u.changes.first?.to == .empty)
     }
 
     /// The game with `changes` written on it, and the sole suspect of the rules it breaks.

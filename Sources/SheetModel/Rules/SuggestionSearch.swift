@@ -193,8 +193,11 @@ public struct SuggestionSearch {
                     let changes = zip(variable, zip(options, choice)).compactMap { entry, pair -> Suggestion.Change? in
                         let (list, index) = pair
                         let to = list[index]
-                        return to.value == entry.reading.value ? nil
-                            : Suggestion.Change(field: entry.id, from: entry.reading.value, to: to.value, probability: to.probability)
+                        // As in `demandedValue`: the sums cannot tell 0 from empty, and a period nobody
+                        // played is left empty on paper.
+                        let value = to.value == .integer(0) && inUnplayedPeriod(entry.id, trial) ? FieldValue.empty : to.value
+                        return value == entry.reading.value ? nil
+                            : Suggestion.Change(field: entry.id, from: entry.reading.value, to: value, probability: to.probability)
                     }
                     found.append(Combination(probability: p, relativeToRead: p / readProbability, changes: changes))
                 }
