@@ -319,7 +319,8 @@ def none_boxlines(rng):
 # ---------------------------------------------------------------------------
 def synth_one(rng):
     """A stem, slanted like handwriting; usually a flag from its top going down-left (20-65 deg,
-    at most 45 % of the height: shorter and steeper than a 7's bar); sometimes a base."""
+    at most 45 % of the height: shorter and steeper than a 7's bar), a third of them ending in a
+    small tick down, as many hands and fonts write it; sometimes a base."""
     im, d, sc = _canvas()
     h, slant, w = rng.uniform(16, 24), rng.uniform(-0.1, 0.35), rng.uniform(1.0, 3.0)
     top = (14 + slant * h / 2 + rng.uniform(-1, 1), 14 - h / 2)
@@ -327,7 +328,10 @@ def synth_one(rng):
     _stroke(d, sc, [top, bottom], w)
     if rng.random() < 0.8:
         ang, ln = np.radians(rng.uniform(20, 65)), rng.uniform(0.12, 0.45) * h
-        _stroke(d, sc, [top, (top[0] - ln * np.cos(ang), top[1] + ln * np.sin(ang))], w)
+        tip = (top[0] - ln * np.cos(ang), top[1] + ln * np.sin(ang))
+        _stroke(d, sc, [top, tip], w)
+        if rng.random() < 0.35:
+            _stroke(d, sc, [tip, (tip[0] + rng.uniform(-0.5, 1.0), tip[1] + rng.uniform(0.08, 0.18) * h)], w)
     if rng.random() < 0.3:
         half = rng.uniform(0.15, 0.3) * h
         _stroke(d, sc, [(bottom[0] - half, bottom[1]), (bottom[0] + half, bottom[1] + rng.uniform(-0.5, 0.5))], w)
