@@ -125,19 +125,40 @@ import Testing
         guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
         #expect(s.changes.map(\.field) == ["ot.saves"])
         #expect(s.changes.first?.to == .empty)
-        // With overtime played (the rest of its row filled), the same mark is suggested as 0.
-        var played = Self.readings(["ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(2), 0.3)])])
-        for (id, value) in [("ot.shots", 1), ("ot.goals", 1), ("total.shots", 46), ("total.goals", 9)] {
-            let i = try #require(played.firstIndex { $0.id == id })
-            played[i].reading = FieldReading(value: .integer(value), text: "", confidence: 99)
-        }
-        guard case .suggestion(let t) = Self.search(played) else { Issue.record("expected a suggestion"); return }
-        #expect(t.changes.first?.to == .integer(0))
         // The same when the network itself offered the 0 (an alternative, not a value the sums demand).
         let offered = Self.search(Self.readings(["ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(0), 0.3)])]))
         guard case .suggestion(let u) = offered else { Issue.record("expected a suggestion, got \(offered)"); return }
         #expect(u.changes.map(\.field) == ["ot.saves"])
         #expect(u.changes.first?.to == .empty)
+        // Two stray marks in the empty overtime row, each offered 0: neither makes the other a played period.
+        let two = Self.search(Self.readings([
+            "ot.saves": (.integer(5), [(.integer(5), 0.5), (.integer(0), 0.3)]),
+            "ot.shots": (.integer(4), [(.integer(4), 0.5), (.integer(0), 0.3)]),
+        ]))
+        guard case .suggestion(let w) = two else { Issue.record("expected a suggestion, got \(two)"); return }
+        #expect(Set(w.changes.map(\.field)) == ["ot.saves", "ot.shots"])
+        #expect(w.changes.allSatisfy { $0.to == .empty }, "\(w.changes)")
+        // With overtime played (the rest of its row filled), the same mark is suggested as 0, offered or not.
+        for alternatives in [[(FieldValue.integer(5), 0.5), (.integer(2), 0.3)], [(.integer(5), 0.5), (.integer(0), 0.3)]] {
+            var played = Self.readings(["ot.saves": (.integer(5), alternatives)])
+            for (id, value) in [("ot.shots", 1), ("ot.goals", 1), ("total.shots", 46), ("total.goals", 9)] {
+                let i = try #require(played.firstIndex { $0.id == id })
+                played[i].reading = FieldReading(value: .integer(value), text: "", confidence: 99)
+            }
+            guard case .suggestion(let t) = Self.search(played) else { Issue.record("expected a suggestion"); return }
+            #expect(t.changes.first?.to == .integer(0))
+        }
+    }
+
+    /// A field the combination leaves as read is never among its changes, even a 0 in an empty overtime
+    /// row that would be suggested empty if it were changed.
+    @Test func aFieldLeftAsReadIsNotChanged() throws {
+        let outcome = Self.search(Self.readings([
+            "ot.goals": (.integer(0), [(.integer(0), 0.9), (.integer(6), 0.05)]),
+            "q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40)]),
+        ]))
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(s.changes.map(\.field) == ["q2.shots"])
     }
 
     /// The game with `changes` written on it, and the sole suspect of the rules it breaks.

@@ -190,12 +190,15 @@ public struct SuggestionSearch {
                 var trial = values
                 for i in choice.indices where changed & 1 << UInt64(i) != 0 { trial[variable[i].id] = options[i][choice[i]].value }
                 if holds(trial, checked.lazy.filter { $0.mask & changed != 0 }.map(\.rule)) {
-                    let changes = zip(variable, zip(options, choice)).compactMap { entry, pair -> Suggestion.Change? in
-                        let (list, index) = pair
-                        let to = list[index]
-                        // As in `demandedValue`: the sums cannot tell 0 from empty, and a period nobody
-                        // played is left empty on paper.
-                        let value = to.value == .integer(0) && inUnplayedPeriod(entry.id, trial) ? FieldValue.empty : to.value
+                    // As in `demandedValue`: the sums cannot tell 0 from empty, and a period nobody played
+                    // is left empty on paper. A 0 this combination puts in counts as empty when judging
+                    // whether its row was played (two stray marks in one overtime row).
+                    let changedIndices = choice.indices.filter { changed & 1 << UInt64($0) != 0 }
+                    var asWritten = trial
+                    for i in changedIndices where options[i][choice[i]].value == .integer(0) { asWritten[variable[i].id] = .empty }
+                    let changes = changedIndices.compactMap { i -> Suggestion.Change? in
+                        let (entry, to) = (variable[i], options[i][choice[i]])
+                        let value = to.value == .integer(0) && inUnplayedPeriod(entry.id, asWritten) ? FieldValue.empty : to.value
                         return value == entry.reading.value ? nil
                             : Suggestion.Change(field: entry.id, from: entry.reading.value, to: value, probability: to.probability)
                     }
