@@ -190,15 +190,14 @@ public struct SuggestionSearch {
                 var trial = values
                 for i in choice.indices where changed & 1 << UInt64(i) != 0 { trial[variable[i].id] = options[i][choice[i]].value }
                 if holds(trial, checked.lazy.filter { $0.mask & changed != 0 }.map(\.rule)) {
-                    // As in `demandedValue`: the sums cannot tell 0 from empty, and a period nobody played
-                    // is left empty on paper. A 0 this combination puts in counts as empty when judging
-                    // whether its row was played (two stray marks in one overtime row).
+                    // A 0 this combination puts in counts as empty when judging whether its row was played
+                    // (two stray marks in one overtime row).
                     let changedIndices = choice.indices.filter { changed & 1 << UInt64($0) != 0 }
                     var asWritten = trial
                     for i in changedIndices where options[i][choice[i]].value == .integer(0) { asWritten[variable[i].id] = .empty }
                     let changes = changedIndices.compactMap { i -> Suggestion.Change? in
                         let (entry, to) = (variable[i], options[i][choice[i]])
-                        let value = to.value == .integer(0) && inUnplayedPeriod(entry.id, asWritten) ? FieldValue.empty : to.value
+                        let value = onPaper(to.value, of: entry.id, values: asWritten)
                         return value == entry.reading.value ? nil
                             : Suggestion.Change(field: entry.id, from: entry.reading.value, to: value, probability: to.probability)
                     }
@@ -240,8 +239,8 @@ public struct SuggestionSearch {
     }
 
     /// The one value in `id`'s range, but for those `besides`, under which `rules` hold with the other
-    /// fields as `values` has them; nil when none does or the rules leave it open (two or more). Empty and
-    /// 0 count alike in sums: a 0 in a period nobody played (`inUnplayedPeriod`) is an empty box.
+    /// fields as `values` has them; nil when none does or the rules leave it open (two or more), and as it
+    /// would be written (`onPaper`).
     private func demandedValue(_ id: String, besides excluded: Set<FieldValue>, values: [String: FieldValue],
                                rules: [CheckedRule]) -> FieldValue? {
         let range = template.fields.first { $0.id == id }?.allowedRange ?? 0...99
@@ -253,7 +252,13 @@ public struct SuggestionSearch {
             if demanded.count > 1 { return nil }
         }
         guard let only = demanded.first else { return nil }
-        return only == .integer(0) && inUnplayedPeriod(id, values) ? .empty : only
+        return onPaper(only, of: id, values: values)
+    }
+
+    /// A value the sums want, as it would be written: empty and 0 count alike in sums, and a 0 in a period
+    /// nobody played (`inUnplayedPeriod`) is an empty box.
+    private func onPaper(_ value: FieldValue, of id: String, values: [String: FieldValue]) -> FieldValue {
+        value == .integer(0) && inUnplayedPeriod(id, values) ? .empty : value
     }
 
     /// The changes of `suggestion` a scan of handwriting fills in, flagged, for a person to confirm: those
