@@ -7,9 +7,9 @@ import Foundation
 /// crossed-out scribble).
 ///
 /// Layers (batch normalisation already folded into the convolutions by the training script,
-/// `Tools/digits/train.py`): conv 3×3 16, conv 3×3 16, max-pool 2, conv 3×3 32, conv 3×3 32,
-/// max-pool 2, fully connected 1568→128, fully connected 128→11, softmax with a calibrated temperature.
-/// About 5 million multiply-adds.
+/// `Tools/digits/train.py`): conv 3×3 e, conv 3×3 e, max-pool 2, conv 3×3 l, conv 3×3 l,
+/// max-pool 2, fully connected 49·l→h, fully connected h→11, softmax with a calibrated temperature.
+/// The widths e, l, h come from the weights' metadata (`Widths`).
 public final class DigitNetwork: Sendable {
     public static let side = 28
     public static let classes = 11
@@ -34,11 +34,31 @@ public final class DigitNetwork: Sendable {
     /// mean what they say).
     public let temperature: Float
 
+    /// How wide each stage is: the training script decides, and `digits-cnn.json` records it (its
+    /// `layers`), so a retrained network of another width needs no code change here.
+    public struct Widths: Sendable, Equatable {
+        /// Channels of the two convolutions before the first pooling, of the two after it, and the
+        /// hidden fully connected layer.
+        public let early: Int, late: Int, hidden: Int
+        public init(early: Int, late: Int, hidden: Int) {
+            self.early = early; self.late = late; self.hidden = hidden
+        }
+
+        var convolutions: [(in: Int, out: Int)] { [(1, early), (early, early), (early, late), (late, late)] }
+        /// The flattened input of the first fully connected layer: two poolings take 28 to 7.
+        var flattened: Int { late * 7 * 7 }
+        var floatCount: Int {
+            convolutions.reduce(0) { $0 + $1.out * $1.in * 9 + $1.out } + hidden * flattened + hidden + DigitNetwork.classes * hidden + DigitNetwork.classes
+        }
+    }
+
+    /// The widths of every network statsheet has shipped until now; weights without metadata are read this way.
+    public static let originalWidths = Widths(early: 16, late: 32, hidden: 128)
+
     /// Reads weights in the layout written by `Tools/digits/train.py` (`digits-cnn.bin`): little-endian
     /// float32 tensors in layer order, each weight tensor followed by its bias.
-    public init(weights data: Data, temperature: Float) throws(DigitNetworkError) {
-        let shapes: [(out: Int, in: Int)] = [(16, 1 * 9), (16, 16 * 9), (32, 16 * 9), (32, 32 * 9), (128, 32 * 7 * 7), (11, 128)]
-        let expected = shapes.reduce(0) { $0 + $1.out * $1.in + $1.out } * 4
+    public init(weights data: Data, temperature: Float, widths: Widths = DigitNetwork.originalWidths) throws(DigitNetworkError) {
+        let expected = widths.floatCount * 4
         guard data.count == expected else { throw .wrongSize(expected: expected, found: data.count) }
         guard temperature > 0, temperature.isFinite else { throw .badTemperature(temperature) }
         var floats = [Float](repeating: 0, count: data.count / 4)
@@ -52,15 +72,14 @@ public final class DigitNetwork: Sendable {
             return Array(floats[offset..<(offset + n)])
         }
         var convs: [Conv] = []
-        let channels = [(1, 16), (16, 16), (16, 32), (32, 32)]
-        for (cin, cout) in channels {
+        for (cin, cout) in widths.convolutions {
             let w = take(cout * cin * 9)
             convs.append(Conv(inChannels: cin, outChannels: cout, weights: w, bias: take(cout)))
         }
-        let w1 = take(128 * 1568)
-        fc1 = Dense(inputs: 1568, outputs: 128, weights: w1, bias: take(128))
-        let w2 = take(11 * 128)
-        fc2 = Dense(inputs: 128, outputs: 11, weights: w2, bias: take(11))
+        let w1 = take(widths.hidden * widths.flattened)
+        fc1 = Dense(inputs: widths.flattened, outputs: widths.hidden, weights: w1, bias: take(widths.hidden))
+        let w2 = take(Self.classes * widths.hidden)
+        fc2 = Dense(inputs: widths.hidden, outputs: Self.classes, weights: w2, bias: take(Self.classes))
         self.convs = convs
         self.temperature = temperature
         // Each call is one small product: OpenBLAS's own threads would only add overhead, and
@@ -74,7 +93,7 @@ public final class DigitNetwork: Sendable {
         guard let data = try? Data(contentsOf: weightsURL) else { throw .unreadable(weightsURL.path) }
         guard let metaData = try? Data(contentsOf: metadataURL),
               let meta = try? JSONDecoder().decode(Metadata.self, from: metaData) else { throw .unreadable(metadataURL.path) }
-        try self.init(weights: data, temperature: meta.temperature)
+        try self.init(weights: data, temperature: meta.temperature, widths: meta.widths)
     }
 
     /// The network trained by `Tools/digits/train.py`, shipped with statsheet as a resource.
@@ -87,6 +106,22 @@ public final class DigitNetwork: Sendable {
 
     struct Metadata: Decodable {
         let temperature: Float
+        let layers: [Layer]?
+
+        struct Layer: Decodable {
+            let name: String
+            let shape: [Int]
+        }
+
+        /// The widths read off the recorded layer shapes (conv1's and conv3's output channels,
+        /// fc1's outputs); the original widths when the metadata predates the layer list.
+        var widths: Widths {
+            func outputs(_ name: String) -> Int? { layers?.first { $0.name == name }?.shape.first }
+            guard let early = outputs("conv1.weight"), let late = outputs("conv3.weight"), let hidden = outputs("fc1.weight") else {
+                return DigitNetwork.originalWidths
+            }
+            return Widths(early: early, late: late, hidden: hidden)
+        }
     }
 
     /// The eleven class probabilities for one 28×28 input (row-major, ink 1, paper 0).

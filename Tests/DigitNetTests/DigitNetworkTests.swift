@@ -18,23 +18,30 @@ import Testing
         }
     }
 
-    static let layerSizes = [16 * 9, 16, 16 * 16 * 9, 16, 32 * 16 * 9, 32, 32 * 32 * 9, 32, 128 * 1568, 128, 11 * 128, 11]
-
-    static func randomWeights(seed: UInt64) -> [Float] {
-        var random = Random(state: seed)
-        return layerSizes.flatMap { n in (0..<n).map { _ in random.next() * 0.4 } }
+    static func layerSizes(_ w: DigitNetwork.Widths) -> [Int] {
+        let (e, l, h) = (w.early, w.late, w.hidden)
+        return [e * 9, e, e * e * 9, e, l * e * 9, l, l * l * 9, l, h * l * 49, h, 11 * h, 11]
     }
+
+    static func randomWeights(seed: UInt64, widths: DigitNetwork.Widths = DigitNetwork.originalWidths) -> [Float] {
+        var random = Random(state: seed)
+        return layerSizes(widths).flatMap { n in (0..<n).map { _ in random.next() * 0.4 } }
+    }
+
+    /// The shipped widths, and a narrower network in which every stage has a different width, so a
+    /// stage that read another's width would misalign the weights.
+    static let widthsUnderTest = [DigitNetwork.originalWidths, DigitNetwork.Widths(early: 6, late: 10, hidden: 14)]
 
     static func data(_ floats: [Float]) -> Data {
         floats.withUnsafeBytes { Data($0) }
     }
 
     /// The same network, written as plainly as possible.
-    static func reference(_ weights: [Float], _ input: [Float], temperature: Float) -> [Float] {
+    static func reference(_ weights: [Float], _ input: [Float], temperature: Float, widths: DigitNetwork.Widths) -> [Float] {
         var offset = 0
         func take(_ n: Int) -> [Float] { defer { offset += n }; return Array(weights[offset..<offset + n]) }
         var x = input, size = 28, channels = 1
-        for (index, out) in [16, 16, 32, 32].enumerated() {
+        for (index, out) in [widths.early, widths.early, widths.late, widths.late].enumerated() {
             let w = take(out * channels * 9), b = take(out)
             var y = [Float](repeating: 0, count: out * size * size)
             for o in 0..<out { for py in 0..<size { for px in 0..<size {
@@ -63,33 +70,53 @@ import Testing
             let w = take(outputs * v.count), b = take(outputs)
             return (0..<outputs).map { o in b[o] + (0..<v.count).reduce(Float(0)) { $0 + w[o * v.count + $1] * v[$1] } }
         }
-        let hidden = dense(x, 128).map { max(0, $0) }
+        let hidden = dense(x, widths.hidden).map { max(0, $0) }
         let logits = dense(hidden, 11).map { $0 / temperature }
         let top = logits.max()!
         let e = logits.map { expf($0 - top) }
         return e.map { $0 / e.reduce(0, +) }
     }
 
-    @Test(arguments: [UInt64(1), 2, 3])
-    func forwardPassMatchesThePlainReference(seed: UInt64) throws {
-        let weights = Self.randomWeights(seed: seed)
-        let network = try DigitNetwork(weights: Self.data(weights), temperature: 1.7)
+    @Test(arguments: [UInt64(1), 2, 3], widthsUnderTest)
+    func forwardPassMatchesThePlainReference(seed: UInt64, widths: DigitNetwork.Widths) throws {
+        let weights = Self.randomWeights(seed: seed, widths: widths)
+        let network = try DigitNetwork(weights: Self.data(weights), temperature: 1.7, widths: widths)
         var random = Random(state: seed &* 7)
         let input = (0..<784).map { _ in max(0, random.next() * 2) }
         let fast = network.probabilities(input)
-        let plain = Self.reference(weights, input, temperature: 1.7)
+        let plain = Self.reference(weights, input, temperature: 1.7, widths: widths)
         #expect(fast.count == 11)
         #expect(abs(fast.reduce(0, +) - 1) < 1e-5)
         for (a, b) in zip(fast, plain) { #expect(abs(a - b) < 1e-4, "\(fast) vs \(plain)") }
     }
 
     @Test func wrongSizedWeightsAreRefused() {
-        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes.reduce(0, +) * 4, found: 400)) {
+        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes(DigitNetwork.originalWidths).reduce(0, +) * 4, found: 400)) {
             try DigitNetwork(weights: Data(count: 400), temperature: 1)
+        }
+        let narrow = Self.widthsUnderTest[1]
+        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes(narrow).reduce(0, +) * 4,
+                                                    found: Self.layerSizes(DigitNetwork.originalWidths).reduce(0, +) * 4)) {
+            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1)), temperature: 1, widths: narrow)
         }
         #expect(throws: DigitNetworkError.badTemperature(0)) {
             try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1)), temperature: 0)
         }
+    }
+}
+
+/// The widths come from the layer shapes `train.py` records in `digits-cnn.json`.
+@Suite struct DigitNetworkMetadataTests {
+    @Test func widthsAreReadOffTheRecordedLayers() throws {
+        let json = """
+            {"temperature": 0.6, "layers": [
+              {"name": "conv1.weight", "shape": [24, 1, 3, 3]}, {"name": "conv1.bias", "shape": [24]},
+              {"name": "conv3.weight", "shape": [48, 24, 3, 3]}, {"name": "fc1.weight", "shape": [192, 2352]}]}
+            """
+        let meta = try JSONDecoder().decode(DigitNetwork.Metadata.self, from: Data(json.utf8))
+        #expect(meta.widths == DigitNetwork.Widths(early: 24, late: 48, hidden: 192))
+        let old = try JSONDecoder().decode(DigitNetwork.Metadata.self, from: Data(#"{"temperature": 0.6}"#.utf8))
+        #expect(old.widths == DigitNetwork.originalWidths)
     }
 }
 

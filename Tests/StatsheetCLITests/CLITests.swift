@@ -203,7 +203,7 @@ import Testing
 
         let cut = try Self.run(["eval", "TestImages/hockey-goalie/handwritten-phone", "--digit-network", folder.appendingPathComponent("cut.bin").path])
         #expect(cut.status != 0)
-        #expect(cut.stderr.contains("digit network weights have 1000 bytes, expected 874476"), "\(cut.stderr)")
+        #expect(cut.stderr.contains("digit network weights have 1000 bytes, expected \(weights.count)"), "\(cut.stderr)")
     }
 
     @Test func usageMistakesNameTheFlag() throws {
