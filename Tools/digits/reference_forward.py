@@ -14,25 +14,40 @@ import sys
 
 import numpy as np
 
-# (name, shape) in file order. Conv weights are [out][in][ky][kx], FC weights
-# [out][in], everything row-major (C order) exactly as PyTorch stores it.
-LAYOUT = [
-    ("conv1.weight", (16, 1, 3, 3)), ("conv1.bias", (16,)),
-    ("conv2.weight", (16, 16, 3, 3)), ("conv2.bias", (16,)),
-    ("conv3.weight", (32, 16, 3, 3)), ("conv3.bias", (32,)),
-    ("conv4.weight", (32, 32, 3, 3)), ("conv4.bias", (32,)),
-    ("fc1.weight", (128, 32 * 7 * 7)), ("fc1.bias", (128,)),
-    ("fc2.weight", (11, 128)), ("fc2.bias", (11,)),
-]
-N_FLOATS = sum(int(np.prod(s)) for _, s in LAYOUT)  # 218,619
+# Channels of the two convolutions before the first pooling, of the two after it, and the hidden
+# fully connected layer. train.py builds the network this wide; digits-cnn.json records the shapes,
+# and the Swift inference reads the widths from there (DigitNetwork.Widths).
+WIDTHS = (24, 48, 192)
 
 
-def load_weights(path):
+def layout(widths=WIDTHS):
+    """(name, shape) in file order. Conv weights are [out][in][ky][kx], FC weights [out][in],
+    everything row-major (C order) exactly as PyTorch stores it."""
+    e, l, h = widths
+    return [
+        ("conv1.weight", (e, 1, 3, 3)), ("conv1.bias", (e,)),
+        ("conv2.weight", (e, e, 3, 3)), ("conv2.bias", (e,)),
+        ("conv3.weight", (l, e, 3, 3)), ("conv3.bias", (l,)),
+        ("conv4.weight", (l, l, 3, 3)), ("conv4.bias", (l,)),
+        ("fc1.weight", (h, l * 7 * 7)), ("fc1.bias", (h,)),
+        ("fc2.weight", (11, h)), ("fc2.bias", (11,)),
+    ]
+
+
+def recorded_widths(folder):
+    """The widths digits-cnn.json in `folder` records (conv1's, conv3's and fc1's outputs)."""
+    with open(os.path.join(folder, "digits-cnn.json")) as f:
+        shapes = {layer["name"]: layer["shape"] for layer in json.load(f)["layers"]}
+    return (shapes["conv1.weight"][0], shapes["conv3.weight"][0], shapes["fc1.weight"][0])
+
+
+def load_weights(path, widths):
     raw = np.fromfile(path, dtype="<f4")
-    if raw.size != N_FLOATS:
-        raise ValueError(f"{path}: {raw.size} floats, expected {N_FLOATS}")
+    expected = sum(int(np.prod(s)) for _, s in layout(widths))
+    if raw.size != expected:
+        raise ValueError(f"{path}: {raw.size} floats, expected {expected} for widths {widths}")
     weights, off = {}, 0
-    for name, shape in LAYOUT:
+    for name, shape in layout(widths):
         n = int(np.prod(shape))
         weights[name] = raw[off:off + n].reshape(shape).astype(np.float64)
         off += n
@@ -67,10 +82,10 @@ def logits(weights, img):
     x = np.asarray(img, dtype=np.float64).reshape(1, 28, 28)
     x = relu(conv3x3_same(x, weights["conv1.weight"], weights["conv1.bias"]))
     x = relu(conv3x3_same(x, weights["conv2.weight"], weights["conv2.bias"]))
-    x = maxpool2(x)                                     # [16,14,14]
+    x = maxpool2(x)                                     # [early,14,14]
     x = relu(conv3x3_same(x, weights["conv3.weight"], weights["conv3.bias"]))
     x = relu(conv3x3_same(x, weights["conv4.weight"], weights["conv4.bias"]))
-    x = maxpool2(x)                                     # [32,7,7]
+    x = maxpool2(x)                                     # [late,7,7]
     v = x.reshape(-1)                                   # index c*49 + y*7 + x
     v = relu(weights["fc1.weight"] @ v + weights["fc1.bias"])
     return weights["fc2.weight"] @ v + weights["fc2.bias"]
@@ -89,7 +104,7 @@ def probabilities(weights, img, temperature):
 
 def main():
     d = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
-    weights = load_weights(os.path.join(d, "digits-cnn.bin"))
+    weights = load_weights(os.path.join(d, "digits-cnn.bin"), recorded_widths(d))
     with open(os.path.join(d, "testvectors.json")) as f:
         tv = json.load(f)
     t = tv["temperature"]

@@ -537,16 +537,23 @@ def build_model(torch, nn):
 
             def block(i, o):
                 return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
-            self.features = nn.Sequential(*block(1, 16), *block(16, 16), nn.MaxPool2d(2),
-                                          *block(16, 32), *block(32, 32), nn.MaxPool2d(2))
-            self.fc1 = nn.Linear(32 * 7 * 7, 128)
+            e, l, h = ref.WIDTHS
+            self.features = nn.Sequential(*block(1, e), *block(e, e), nn.MaxPool2d(2),
+                                          *block(e, l), *block(l, l), nn.MaxPool2d(2))
+            self.fc1 = nn.Linear(l * 7 * 7, h)
             self.drop = nn.Dropout(0.3)
-            self.fc2 = nn.Linear(128, 11)
+            self.fc2 = nn.Linear(h, 11)
 
         def forward(self, x):
             x = self.features(x).flatten(1)
             return self.fc2(self.drop(torch.relu(self.fc1(x))))
     return DigitNet()
+
+
+def multiply_adds(widths):
+    e, l, h = widths
+    return (28 * 28 * e * 9 + 28 * 28 * e * e * 9 + 14 * 14 * l * e * 9 + 14 * 14 * l * l * 9
+            + l * 49 * h + h * 11)
 
 
 def folded_weights(model):
@@ -731,13 +738,13 @@ def main():
     # ---- export ----
     os.makedirs(args.out, exist_ok=True)
     fw = folded_weights(model)
-    blob = b"".join(fw[name].astype("<f4").tobytes(order="C") for name, _ in ref.LAYOUT)
+    blob = b"".join(fw[name].astype("<f4").tobytes(order="C") for name, _ in ref.layout())
     bin_path = os.path.join(args.out, "digits-cnn.bin")
     with open(bin_path, "wb") as f:
         f.write(blob)
 
     # numpy reference (from the .bin file) must agree with torch
-    W = ref.load_weights(bin_path)
+    W = ref.load_weights(bin_path, ref.WIDTHS)
     check_x = np.concatenate([hx[:150], t_none[:50], v_aug[:100]])
     z_torch = logits_of(check_x)
     p_torch = softmax_np(z_torch, T)
@@ -797,7 +804,7 @@ def main():
     # ---- metadata ----
     offset = 0
     layers = []
-    for name, shape in ref.LAYOUT:
+    for name, shape in ref.layout():
         n = int(np.prod(shape))
         layers.append({"name": name, "shape": list(shape), "offset_floats": offset,
                        "offset_bytes": offset * 4, "count": n})
@@ -814,8 +821,7 @@ def main():
                         "-> conv3 3x3 pad1 -> ReLU -> conv4 3x3 pad1 -> ReLU -> maxpool2 -> flatten "
                         "(c*49+y*7+x) -> fc1 -> ReLU -> fc2 -> logits[11]; BatchNorm already folded "
                         "into conv weights/biases; dropout is training-only",
-        "multiply_adds": 28 * 28 * 16 * 9 + 28 * 28 * 16 * 144 + 14 * 14 * 32 * 144 + 14 * 14 * 32 * 288
-                         + 1568 * 128 + 128 * 11,
+        "multiply_adds": multiply_adds(ref.WIDTHS),
         "temperature": T,
         "probabilities": "softmax(logits / temperature)",
         "classes": CLASSES,
