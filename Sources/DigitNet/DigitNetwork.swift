@@ -47,17 +47,22 @@ public final class DigitNetwork: Sendable {
         var convolutions: [(in: Int, out: Int)] { [(1, early), (early, early), (early, late), (late, late)] }
         /// The flattened input of the first fully connected layer: two poolings take 28 to 7.
         var flattened: Int { late * 7 * 7 }
-        var floatCount: Int {
-            convolutions.reduce(0) { $0 + $1.out * $1.in * 9 + $1.out } + hidden * flattened + hidden + DigitNetwork.classes * hidden + DigitNetwork.classes
-        }
-    }
 
-    /// The widths of every network statsheet has shipped until now; weights without metadata are read this way.
-    public static let originalWidths = Widths(early: 16, late: 32, hidden: 128)
+        /// Every tensor in file order with its shape, as `train.py` records them in `digits-cnn.json`.
+        var layers: [(name: String, shape: [Int])] {
+            let convolutions = convolutions.enumerated().flatMap { i, c in
+                [("conv\(i + 1).weight", [c.out, c.in, 3, 3]), ("conv\(i + 1).bias", [c.out])]
+            }
+            return convolutions + [("fc1.weight", [hidden, flattened]), ("fc1.bias", [hidden]),
+                                   ("fc2.weight", [DigitNetwork.classes, hidden]), ("fc2.bias", [DigitNetwork.classes])]
+        }
+
+        var floatCount: Int { layers.reduce(0) { $0 + $1.shape.reduce(1, *) } }
+    }
 
     /// Reads weights in the layout written by `Tools/digits/train.py` (`digits-cnn.bin`): little-endian
     /// float32 tensors in layer order, each weight tensor followed by its bias.
-    public init(weights data: Data, temperature: Float, widths: Widths = DigitNetwork.originalWidths) throws(DigitNetworkError) {
+    public init(weights data: Data, temperature: Float, widths: Widths) throws(DigitNetworkError) {
         let expected = widths.floatCount * 4
         guard data.count == expected else { throw .wrongSize(expected: expected, found: data.count) }
         guard temperature > 0, temperature.isFinite else { throw .badTemperature(temperature) }
@@ -87,13 +92,14 @@ public final class DigitNetwork: Sendable {
         openblas_set_num_threads(1)
     }
 
-    /// Loads `digits-cnn.bin` and the temperature from `digits-cnn.json` beside it.
+    /// Loads `digits-cnn.bin` with the temperature and widths from `digits-cnn.json` beside it.
     public convenience init(contentsOf weightsURL: URL) throws(DigitNetworkError) {
         let metadataURL = weightsURL.deletingPathExtension().appendingPathExtension("json")
         guard let data = try? Data(contentsOf: weightsURL) else { throw .unreadable(weightsURL.path) }
         guard let metaData = try? Data(contentsOf: metadataURL),
               let meta = try? JSONDecoder().decode(Metadata.self, from: metaData) else { throw .unreadable(metadataURL.path) }
-        try self.init(weights: data, temperature: meta.temperature, widths: meta.widths)
+        guard let widths = meta.widths else { throw .layersUnlike(metadataURL.path) }
+        try self.init(weights: data, temperature: meta.temperature, widths: widths)
     }
 
     /// The network trained by `Tools/digits/train.py`, shipped with statsheet as a resource.
@@ -106,21 +112,25 @@ public final class DigitNetwork: Sendable {
 
     struct Metadata: Decodable {
         let temperature: Float
-        let layers: [Layer]?
+        let layers: [Layer]
 
         struct Layer: Decodable {
             let name: String
             let shape: [Int]
         }
 
-        /// The widths read off the recorded layer shapes (conv1's and conv3's output channels,
-        /// fc1's outputs); the original widths when the metadata predates the layer list.
-        var widths: Widths {
-            func outputs(_ name: String) -> Int? { layers?.first { $0.name == name }?.shape.first }
+        /// The widths read off the recorded layer shapes (conv1's and conv3's output channels, fc1's
+        /// outputs), or nil unless every recorded tensor is the one this network of those widths has.
+        var widths: Widths? {
+            func outputs(_ name: String) -> Int? { layers.first { $0.name == name }?.shape.first }
             guard let early = outputs("conv1.weight"), let late = outputs("conv3.weight"), let hidden = outputs("fc1.weight") else {
-                return DigitNetwork.originalWidths
+                return nil
             }
-            return Widths(early: early, late: late, hidden: hidden)
+            let widths = Widths(early: early, late: late, hidden: hidden)
+            let expected = widths.layers
+            guard layers.count == expected.count,
+                  zip(layers, expected).allSatisfy({ $0.name == $1.name && $0.shape == $1.shape }) else { return nil }
+            return widths
         }
     }
 
@@ -217,12 +227,14 @@ public enum DigitNetworkError: Error, Equatable, Sendable, CustomStringConvertib
     case wrongSize(expected: Int, found: Int)
     case badTemperature(Float)
     case unreadable(String)
+    case layersUnlike(String)
 
     public var description: String {
         switch self {
         case .wrongSize(let expected, let found): "digit network weights have \(found) bytes, expected \(expected)"
         case .badTemperature(let t): "digit network temperature \(t) must be a positive number"
         case .unreadable(let path): "cannot read digit network file \(path)"
+        case .layersUnlike(let path): "\(path) records layers this digit network does not have (conv1–conv4, fc1, fc2, in that order)"
         }
     }
 }

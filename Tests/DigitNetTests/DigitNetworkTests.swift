@@ -23,14 +23,16 @@ import Testing
         return [e * 9, e, e * e * 9, e, l * e * 9, l, l * l * 9, l, h * l * 49, h, 11 * h, 11]
     }
 
-    static func randomWeights(seed: UInt64, widths: DigitNetwork.Widths = DigitNetwork.originalWidths) -> [Float] {
+    static func randomWeights(seed: UInt64, widths: DigitNetwork.Widths) -> [Float] {
         var random = Random(state: seed)
         return layerSizes(widths).flatMap { n in (0..<n).map { _ in random.next() * 0.4 } }
     }
 
-    /// The shipped widths, and a narrower network in which every stage has a different width, so a
-    /// stage that read another's width would misalign the weights.
-    static let widthsUnderTest = [DigitNetwork.originalWidths, DigitNetwork.Widths(early: 6, late: 10, hidden: 14)]
+    /// The shipped network's widths (24, 48, 192), and a narrow network in which every stage has
+    /// another width, so a stage that read another's width would misalign the weights.
+    static let shippedWidths = DigitNetwork.Widths(early: 24, late: 48, hidden: 192)
+    static let narrowWidths = DigitNetwork.Widths(early: 6, late: 10, hidden: 14)
+    static let widthsUnderTest = [shippedWidths, narrowWidths]
 
     static func data(_ floats: [Float]) -> Data {
         floats.withUnsafeBytes { Data($0) }
@@ -91,32 +93,53 @@ import Testing
     }
 
     @Test func wrongSizedWeightsAreRefused() {
-        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes(DigitNetwork.originalWidths).reduce(0, +) * 4, found: 400)) {
-            try DigitNetwork(weights: Data(count: 400), temperature: 1)
+        let shipped = Self.layerSizes(Self.shippedWidths).reduce(0, +) * 4
+        #expect(throws: DigitNetworkError.wrongSize(expected: shipped, found: 400)) {
+            try DigitNetwork(weights: Data(count: 400), temperature: 1, widths: Self.shippedWidths)
         }
-        let narrow = Self.widthsUnderTest[1]
-        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes(narrow).reduce(0, +) * 4,
-                                                    found: Self.layerSizes(DigitNetwork.originalWidths).reduce(0, +) * 4)) {
-            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1)), temperature: 1, widths: narrow)
+        #expect(throws: DigitNetworkError.wrongSize(expected: Self.layerSizes(Self.narrowWidths).reduce(0, +) * 4, found: shipped)) {
+            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1, widths: Self.shippedWidths)), temperature: 1, widths: Self.narrowWidths)
         }
         #expect(throws: DigitNetworkError.badTemperature(0)) {
-            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1)), temperature: 0)
+            try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 1, widths: Self.narrowWidths)), temperature: 0, widths: Self.narrowWidths)
         }
     }
 }
 
-/// The widths come from the layer shapes `train.py` records in `digits-cnn.json`.
+/// The widths come from the layer shapes `train.py` records in `digits-cnn.json`, and only a record
+/// of exactly this network's twelve tensors gives any.
 @Suite struct DigitNetworkMetadataTests {
+    static func metadata(_ layers: [(name: String, shape: [Int])]) throws -> DigitNetwork.Metadata {
+        let records = layers.map { ["name": $0.name, "shape": $0.shape] as [String: Any] }
+        let json = try JSONSerialization.data(withJSONObject: ["temperature": 0.6, "layers": records])
+        return try JSONDecoder().decode(DigitNetwork.Metadata.self, from: json)
+    }
+
     @Test func widthsAreReadOffTheRecordedLayers() throws {
-        let json = """
-            {"temperature": 0.6, "layers": [
-              {"name": "conv1.weight", "shape": [24, 1, 3, 3]}, {"name": "conv1.bias", "shape": [24]},
-              {"name": "conv3.weight", "shape": [48, 24, 3, 3]}, {"name": "fc1.weight", "shape": [192, 2352]}]}
-            """
-        let meta = try JSONDecoder().decode(DigitNetwork.Metadata.self, from: Data(json.utf8))
-        #expect(meta.widths == DigitNetwork.Widths(early: 24, late: 48, hidden: 192))
-        let old = try JSONDecoder().decode(DigitNetwork.Metadata.self, from: Data(#"{"temperature": 0.6}"#.utf8))
-        #expect(old.widths == DigitNetwork.originalWidths)
+        let widths = DigitNetwork.Widths(early: 6, late: 10, hidden: 14)
+        let layers = widths.layers
+        #expect(layers.map(\.name) == ["conv1.weight", "conv1.bias", "conv2.weight", "conv2.bias", "conv3.weight", "conv3.bias",
+                                       "conv4.weight", "conv4.bias", "fc1.weight", "fc1.bias", "fc2.weight", "fc2.bias"])
+        #expect(layers[4].shape == [10, 6, 3, 3] && layers[8].shape == [14, 490] && layers[10].shape == [11, 14])
+        #expect(try Self.metadata(layers).widths == widths)
+    }
+
+    @Test func aRecordOfOtherLayersGivesNoWidths() throws {
+        var layers = DigitNetwork.Widths(early: 6, late: 10, hidden: 14).layers
+        #expect(try Self.metadata(Array(layers.dropLast())).widths == nil, "a tensor missing")
+        layers[2].shape = [6, 5, 3, 3]   // conv2 reading five channels where conv1 makes six
+        #expect(try Self.metadata(layers).widths == nil, "a shape that disagrees")
+        #expect(try Self.metadata([]).widths == nil)
+    }
+
+    /// The committed metadata describes the committed weights.
+    @Test func theShippedMetadataMatchesItsWeights() throws {
+        let folder = TrainedWeightsTests.folder
+        let meta = try JSONDecoder().decode(DigitNetwork.Metadata.self, from: Data(contentsOf: folder.appendingPathComponent("digits-cnn.json")))
+        let widths = try #require(meta.widths)
+        #expect(widths == DigitNetworkTests.shippedWidths)
+        let weights = try Data(contentsOf: folder.appendingPathComponent("digits-cnn.bin"))
+        #expect(widths.floatCount * 4 == weights.count)
     }
 }
 
