@@ -20,7 +20,7 @@ import numpy as np
 WIDTHS = (24, 48, 192)
 
 
-def layout(widths=WIDTHS):
+def layout(widths):
     """(name, shape) in file order. Conv weights are [out][in][ky][kx], FC weights [out][in],
     everything row-major (C order) exactly as PyTorch stores it."""
     e, l, h = widths

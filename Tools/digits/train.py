@@ -738,7 +738,9 @@ def main():
     # ---- export ----
     os.makedirs(args.out, exist_ok=True)
     fw = folded_weights(model)
-    blob = b"".join(fw[name].astype("<f4").tobytes(order="C") for name, _ in ref.layout())
+    for name, shape in ref.layout(ref.WIDTHS):
+        assert fw[name].shape == shape, (name, fw[name].shape, shape)
+    blob = b"".join(fw[name].astype("<f4").tobytes(order="C") for name, _ in ref.layout(ref.WIDTHS))
     bin_path = os.path.join(args.out, "digits-cnn.bin")
     with open(bin_path, "wb") as f:
         f.write(blob)
@@ -804,7 +806,7 @@ def main():
     # ---- metadata ----
     offset = 0
     layers = []
-    for name, shape in ref.layout():
+    for name, shape in ref.layout(ref.WIDTHS):
         n = int(np.prod(shape))
         layers.append({"name": name, "shape": list(shape), "offset_floats": offset,
                        "offset_bytes": offset * 4, "count": n})
