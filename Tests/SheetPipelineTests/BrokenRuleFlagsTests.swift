@@ -136,8 +136,10 @@ import Testing
     /// A committed hand-filled sheet (phone photo, held-out writers) whose goals were written 1 and
     /// whose q1, q3 and q4 goals the digits read 7: the sums choose 1 for q1 and q4 (the digits barely
     /// preferred 7), and q3's 7, read 85% sure, breaks its row and the goals column. The scan fills in
-    /// q3's 1 from the suggestion, flagged, keeps the rules the ink broke, and flags none of the sure
-    /// numbers of the rules it mends; a value the sums chose explains nothing, so its row stays flagged.
+    /// q3's 1 from the suggestion, flagged, and keeps the rules the ink broke. The sure numbers of q3's
+    /// row and the goals total are unflagged: the filled-in 1 mends their rules. A value the sums chose
+    /// explains nothing, so the numbers whose sum holds only with one (q1's and q4's saves, q2's goals)
+    /// stay flagged.
     @Test func aHandFilledSheetGetsItsSuggestionFilledIn() throws {
         var options = ScanOptions(writing: .hand, today: RuleEvaluator.parseDate("2026-11-23")!)
         options.minConfidence = Self.line
@@ -160,8 +162,8 @@ import Testing
             let reading = try #require(result.reading(id))
             #expect(!reading.flagged && reading.confidence >= 70, "\(id): \(reading.notes)")
         }
-        for id in ["q1.saves", "q4.saves"] {
-            #expect(try #require(result.reading(id)).flagged, "\(id) is in a row only the sums' choice mends")
+        for id in ["q1.saves", "q4.saves", "q2.goals"] {
+            #expect(try #require(result.reading(id)).flagged, "\(id) is in a sum only the sums' choice mends")
         }
         // The values stored break no rule.
         let values = Dictionary(uniqueKeysWithValues: result.fields.map { ($0.id, $0.reading.value) })
