@@ -161,4 +161,40 @@ import Testing
         low.doubt(becauseOf: "in failing rule q2.balance", line: 70)
         #expect(low.confidenceBeforeRuleDoubt == 41)
     }
+
+    /// `eval` tells what its flags are made of by each flag's first cause, read from the confidences the
+    /// notes keep: a sure number flagged by a rule is not an unclear digit, and a value the ink did not
+    /// give comes first whatever else is true of it.
+    @Test func aFlagsFirstCauseIsToldFromTheConfidencesItsNotesKeep() {
+        #expect(FieldReading(value: .integer(7), text: "7", confidence: 97).flagCause(line: 70) == nil, "not flagged")
+
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97)
+        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
+        #expect(sure.flagCause(line: 70) == .sums)
+        #expect(sure.flagCause(line: 98) == .unsureInk, "under a stricter line the ink alone was unsure")
+
+        var unclear = FieldReading(value: .integer(1), text: "1", confidence: 41)
+        unclear.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        #expect(unclear.flagCause(line: 70) == .unsureInk)
+
+        // The sums raised an unclear 60 to 98, then a rule broke: the ink was unsure all along.
+        var raised = FieldReading(value: .integer(4), text: "4", confidence: 98, notes: ["confidence 98 with the sums, 60 alone"])
+        raised.doubt(becauseOf: "in failing rule q1.balance", line: 70)
+        #expect(raised.flagCause(line: 70) == .unsureInk)
+        // The sums lowered a sure 97 to 55: the sums' doubt, not the ink's.
+        let lowered = FieldReading(value: .integer(4), text: "4", confidence: 55, flagged: true,
+                                   notes: ["confidence 55 with the sums, 97 alone"])
+        #expect(lowered.flagCause(line: 70) == .sums)
+
+        var filledIn = FieldReading(value: .integer(7), text: "7", confidence: 99)
+        filledIn.doubt(becauseOf: "in failing rule q3.balance", line: 70)
+        filledIn.fillIn(Suggestion.Change(field: "q3.goals", from: .integer(7), to: .integer(1), probability: 0.3), line: 70)
+        #expect(filledIn.flagCause(line: 70) == .fromSums)
+        let chosen = FieldReading(value: .integer(7), text: "1", confidence: 96, flagged: true,
+                                  notes: ["\(SumCorroboration.readFromSumsNote) 1 (confidence 62); the sums make 7 likelier"])
+        #expect(chosen.flagCause(line: 70) == .fromSums)
+
+        let noted = FieldReading(value: .integer(12), text: "12", confidence: 96, flagged: true, notes: ["a note of the reader's"])
+        #expect(noted.flagCause(line: 70) == .reader)
+    }
 }

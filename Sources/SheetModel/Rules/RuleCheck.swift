@@ -173,6 +173,30 @@ extension FieldReading {
     /// What the note of a value filled in from a suggestion says after the digits' reading.
     public static let filledInNote = "filled in from the sheet's suggestion:"
 
+    /// Why a reading is flagged, told by its first cause (`flagCause`).
+    public enum FlagCause: String, CaseIterable, Sendable {
+        /// The value is not the ink's: the sums chose it, or the scan filled it in from the suggestion.
+        case fromSums = "from_sums"
+        /// The reader alone was under the line: an unclear digit, a struck-out number, a date out of season.
+        case unsureInk = "unsure_ink"
+        /// The reader was sure, but a rule the number is in broke, or the sums made another value likelier.
+        case sums = "sums"
+        /// Read at or over the line and flagged all the same, by a note of the reader's that asks for a
+        /// person (none on the hand-filled eval sets: the reader's doubts put a number under the line).
+        case reader = "reader"
+    }
+
+    /// The first cause of this reading's flag (nil when it is not flagged), for `statsheet eval` to say
+    /// what the flags are made of. The causes are told apart by the confidences the notes keep: the
+    /// reader's own (before the sums or a broken rule moved it) and the one the reading ends with.
+    public func flagCause(line: Double) -> FlagCause? {
+        guard flagged else { return nil }
+        if SumCorroboration.readFromSums(self) { return .fromSums }
+        let alone = SumCorroboration.confidenceAlone(self) ?? confidenceBeforeRuleDoubt
+        if alone < line { return .unsureInk }
+        return confidence < line ? .sums : .reader
+    }
+
     private static let brokenRuleInfix = " with the rule broken, "
     private static let aloneSuffix = "alone"
 

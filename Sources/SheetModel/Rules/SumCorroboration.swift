@@ -236,6 +236,15 @@ public struct SumCorroboration {
 
     private static let withTheSumsInfix = " with the sums, "
 
+    /// The confidence the reading had alone, before the sums moved it (`withTheSumsNote`), if they did.
+    public static func confidenceAlone(_ reading: FieldReading) -> Double? {
+        for note in reading.notes where isWithTheSumsNote(note) {
+            guard let infix = note.range(of: withTheSumsInfix) else { continue }
+            if let alone = Double(note[infix.upperBound...].dropLast(" alone".count)) { return alone }
+        }
+        return nil
+    }
+
     /// True for the note `withTheSumsNote` writes, and only for it.
     public static func isWithTheSumsNote(_ note: String) -> Bool {
         note.hasPrefix("confidence ") && note.contains(withTheSumsInfix) && note.hasSuffix(" alone")
