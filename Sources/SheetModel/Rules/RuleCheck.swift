@@ -206,10 +206,16 @@ extension FieldReading {
     /// A value the digits did not read (the sums' or a suggestion's) has no such confidence: its own stands.
     public var confidenceBeforeRuleDoubt: Double {
         guard !SumCorroboration.readFromSums(self) else { return confidence }
-        for note in notes where note.hasPrefix("confidence ") && note.hasSuffix(" " + Self.aloneSuffix) {
-            guard let infix = note.range(of: Self.brokenRuleInfix) else { continue }
-            if let alone = Double(note[infix.upperBound...].dropLast(Self.aloneSuffix.count + 1)) { return max(confidence, alone) }
-        }
+        if let alone = confidenceAlone(after: Self.brokenRuleInfix) { return max(confidence, alone) }
         return confidence
+    }
+
+    /// The confidence a note "confidence N`infix`M alone" keeps as M, from the first such note.
+    func confidenceAlone(after infix: String) -> Double? {
+        for note in notes where note.hasPrefix("confidence ") && note.hasSuffix(" " + Self.aloneSuffix) {
+            guard let found = note.range(of: infix) else { continue }
+            if let alone = Double(note[found.upperBound...].dropLast(Self.aloneSuffix.count + 1)) { return alone }
+        }
+        return nil
     }
 }

@@ -238,11 +238,7 @@ public struct SumCorroboration {
 
     /// The confidence the reading had alone, before the sums moved it (`withTheSumsNote`), if they did.
     public static func confidenceAlone(_ reading: FieldReading) -> Double? {
-        for note in reading.notes where isWithTheSumsNote(note) {
-            guard let infix = note.range(of: withTheSumsInfix) else { continue }
-            if let alone = Double(note[infix.upperBound...].dropLast(" alone".count)) { return alone }
-        }
-        return nil
+        reading.confidenceAlone(after: withTheSumsInfix)
     }
 
     /// True for the note `withTheSumsNote` writes, and only for it.
