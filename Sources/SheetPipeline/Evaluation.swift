@@ -123,10 +123,11 @@ public struct EvaluationReport: Sendable, Encodable {
     /// many digits as the truth; the others are counted in `lengthMismatches`.
     public var confusion: [[Int]] = Array(repeating: Array(repeating: 0, count: 10), count: 10)
     public var lengthMismatches = 0
-    /// Flagged numeric fields by the first cause of their flag (`FieldReading.flagCause`, by its raw
-    /// value), and "sheet_failed" for the fields of sheets that could not be read. What a flag rate is
-    /// made of: a misread digit flags every number of the rules it breaks, and those are mostly right.
+    /// Flagged numeric fields by the cause of their flag (`FieldReading.flagCause`, by its raw value), and
+    /// `sheetFailed` for the fields of sheets that could not be read. What a flag rate is made of: a
+    /// misread digit flags every number of the rules it breaks, and those are mostly right.
     public var flagCauses: [String: Tally] = [:]
+    public static let sheetFailed = "sheet_failed"
     /// Fields the truth says must be flagged (crossed-out digits), and how many of them were not.
     public var mustFlag = 0
     public var mustFlagMissed: [String] = []
@@ -186,9 +187,10 @@ public struct EvaluationReport: Sendable, Encodable {
                     if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
                 }
                 numeric.add(right: right, flagged: reading.flagged)
-                if reading.flagged {
-                    let cause = result.status == .failed ? "sheet_failed" : reading.flagCause(line: minConfidence)?.rawValue ?? "reader"
-                    flagCauses[cause, default: Tally()].add(right: right, flagged: true)
+                if result.status == .failed {
+                    flagCauses[Self.sheetFailed, default: Tally()].add(right: right, flagged: true)
+                } else if let cause = reading.flagCause(line: minConfidence) {
+                    flagCauses[cause.rawValue, default: Tally()].add(right: right, flagged: true)
                 }
                 let suggested = change?.to ?? reading.value
                 let rightWithSuggestion = Self.matches(suggested, expected, kind: field.kind)

@@ -170,7 +170,7 @@ import Testing
 
         var sure = FieldReading(value: .integer(7), text: "7", confidence: 97)
         sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
-        #expect(sure.flagCause(line: 70) == .sums)
+        #expect(sure.flagCause(line: 70) == .sureButDoubted)
         #expect(sure.flagCause(line: 98) == .unsureInk, "under a stricter line the ink alone was unsure")
 
         var unclear = FieldReading(value: .integer(1), text: "1", confidence: 41)
@@ -184,7 +184,7 @@ import Testing
         // The sums lowered a sure 97 to 55: the sums' doubt, not the ink's.
         let lowered = FieldReading(value: .integer(4), text: "4", confidence: 55, flagged: true,
                                    notes: ["confidence 55 with the sums, 97 alone"])
-        #expect(lowered.flagCause(line: 70) == .sums)
+        #expect(lowered.flagCause(line: 70) == .sureButDoubted)
 
         var filledIn = FieldReading(value: .integer(7), text: "7", confidence: 99)
         filledIn.doubt(becauseOf: "in failing rule q3.balance", line: 70)

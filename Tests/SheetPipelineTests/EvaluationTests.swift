@@ -34,4 +34,35 @@ import Testing
         #expect(worse.misses.contains { $0.field == "q2.shots" } && !worse.misses.contains { $0.field == "q2.saves" },
                 "the misses are the readings' own")
     }
+
+    /// Each flagged number is counted once by the cause of its flag; a sheet that failed counts all its
+    /// numbers under its own cause, not as unsure ink.
+    @Test func flaggedNumbersAreCountedOnceByCause() throws {
+        let template = try Fixtures.lacrosse()
+        let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(#"""
+            {"template": "lacrosse-goalie", "fields": {"q2.shots": 10, "q2.saves": 7, "q2.goals": 3}}
+            """#.utf8))
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97)
+        sure.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        let result = SheetResult(file: "sheet.jpg", template: template.id, status: .needsReview, fields: [
+            ("q2.shots", FieldReading(value: .integer(70), text: "70", confidence: 60, flagged: true)),
+            ("q2.saves", sure),
+            ("q2.goals", FieldReading(value: .integer(2), text: "2", confidence: 96)),
+        ])
+        var report = EvaluationReport()
+        report.add(result, truth: truth, template: template)
+        let unsure = try #require(report.flagCauses[FieldReading.FlagCause.unsureInk.rawValue])
+        let doubted = try #require(report.flagCauses[FieldReading.FlagCause.sureButDoubted.rawValue])
+        // q2.shots, read 70 under the line, and the template's numbers the result lacks (read as nothing,
+        // confidence 0: right, as the truth leaves them empty).
+        #expect(unsure.fields == report.numeric.flagged - 1 && unsure.fields - unsure.right == 1, "\(unsure)")
+        #expect(doubted.fields == 1 && doubted.right == 1, "q2.saves, right and in the broken row")
+        #expect(report.flagCauses.values.reduce(0) { $0 + $1.fields } == report.numeric.flagged)
+
+        let failed = SheetResult(file: "bad.jpg", template: template.id, status: .failed, fields: [])
+        var failedReport = EvaluationReport()
+        failedReport.add(failed, truth: truth, template: template)
+        #expect(failedReport.flagCauses.keys.sorted() == [EvaluationReport.sheetFailed])
+        #expect(failedReport.flagCauses[EvaluationReport.sheetFailed]?.fields == failedReport.numeric.fields)
+    }
 }

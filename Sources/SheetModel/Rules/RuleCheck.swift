@@ -173,28 +173,40 @@ extension FieldReading {
     /// What the note of a value filled in from a suggestion says after the digits' reading.
     public static let filledInNote = "filled in from the sheet's suggestion:"
 
-    /// Why a reading is flagged, told by its first cause (`flagCause`).
+    /// Why a flagged reading is flagged, for `statsheet eval` to say what its flags are made of.
     public enum FlagCause: String, CaseIterable, Sendable {
         /// The value is not the ink's: the sums chose it, or the scan filled it in from the suggestion.
         case fromSums = "from_sums"
-        /// The reader alone was under the line: an unclear digit, a struck-out number, a date out of season.
+        /// The reader alone was under the line: an unclear digit, a struck-out number's correction, a number
+        /// no rule checks read under the stricter line such numbers keep.
         case unsureInk = "unsure_ink"
         /// The reader was sure, but a rule the number is in broke, or the sums made another value likelier.
-        case sums = "sums"
-        /// Read at or over the line and flagged all the same, by a note of the reader's that asks for a
-        /// person (none on the hand-filled eval sets: the reader's doubts put a number under the line).
+        case sureButDoubted = "sure_but_doubted"
+        /// Read at or over the line and flagged all the same (no path flags a number so today).
         case reader = "reader"
+
+        /// What `statsheet eval` prints for it.
+        public var label: String {
+            switch self {
+            case .fromSums: "value from the sums, not the ink"
+            case .unsureInk: "the reader unsure on its own"
+            case .sureButDoubted: "read sure; a rule broke or the sums doubt it"
+            case .reader: "read sure; flagged by the reader"
+            }
+        }
     }
 
-    /// The first cause of this reading's flag (nil when it is not flagged), for `statsheet eval` to say
-    /// what the flags are made of. The causes are told apart by the confidences the notes keep: the
-    /// reader's own (before the sums or a broken rule moved it) and the one the reading ends with.
+    /// The cause of this reading's flag (nil when it is not flagged), the first of `FlagCause`'s that
+    /// applies, in its order: a value the ink did not give, whatever else is true of it; then the
+    /// reader's own confidence under the line; then a sure reading a broken rule or the sums put under it.
+    /// The reader's own confidence is the one the notes keep from before the sums or a broken rule moved
+    /// it, rounded there: a 69.6 the sums moved counts as 70.
     public func flagCause(line: Double) -> FlagCause? {
         guard flagged else { return nil }
         if SumCorroboration.readFromSums(self) { return .fromSums }
         let alone = SumCorroboration.confidenceAlone(self) ?? confidenceBeforeRuleDoubt
         if alone < line { return .unsureInk }
-        return confidence < line ? .sums : .reader
+        return confidence < line ? .sureButDoubted : .reader
     }
 
     private static let brokenRuleInfix = " with the rule broken, "
@@ -206,12 +218,12 @@ extension FieldReading {
     /// A value the digits did not read (the sums' or a suggestion's) has no such confidence: its own stands.
     public var confidenceBeforeRuleDoubt: Double {
         guard !SumCorroboration.readFromSums(self) else { return confidence }
-        if let alone = confidenceAlone(after: Self.brokenRuleInfix) { return max(confidence, alone) }
+        if let alone = aloneConfidence(inNoteWith: Self.brokenRuleInfix) { return max(confidence, alone) }
         return confidence
     }
 
     /// The confidence a note "confidence N`infix`M alone" keeps as M, from the first such note.
-    func confidenceAlone(after infix: String) -> Double? {
+    func aloneConfidence(inNoteWith infix: String) -> Double? {
         for note in notes where note.hasPrefix("confidence ") && note.hasSuffix(" " + Self.aloneSuffix) {
             guard let found = note.range(of: infix) else { continue }
             if let alone = Double(note[found.upperBound...].dropLast(Self.aloneSuffix.count + 1)) { return alone }

@@ -175,8 +175,12 @@ public struct SumCorroboration {
                     // Still a person's to confirm: the network's own first choice was another number.
                     reading.flagged = true
                 } else if !failingFields.contains(entry.id) {
-                    // Read consistently, yet another value fits the sums better: the reading is in doubt.
+                    // Read consistently, yet another value fits the sums better: the reading is in doubt, and
+                    // its note says the sums doubt it, so that a flag under the line is not taken for the ink's.
                     reading.confidence = min(alone, 100 * listed * posterior(entry.id, reading.value))
+                    if alone - reading.confidence >= 1 {
+                        reading.notes.append(Self.withTheSumsNote(reading.confidence, alone: alone))
+                    }
                 }
                 // A field of a broken rule left as read is flagged by that rule (unless one other number alone
                 // explains the rule: SheetScanner), which also puts its confidence under the line.
@@ -238,7 +242,7 @@ public struct SumCorroboration {
 
     /// The confidence the reading had alone, before the sums moved it (`withTheSumsNote`), if they did.
     public static func confidenceAlone(_ reading: FieldReading) -> Double? {
-        reading.confidenceAlone(after: withTheSumsInfix)
+        reading.aloneConfidence(inNoteWith: withTheSumsInfix)
     }
 
     /// True for the note `withTheSumsNote` writes, and only for it.

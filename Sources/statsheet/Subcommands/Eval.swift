@@ -9,9 +9,9 @@ struct Eval: ParsableCommand {
         discussion: """
             Reads every image in the folders that has a NAME.truth.json beside it and compares field by \
             field: accuracy, accuracy of unflagged fields, wrong-and-unflagged (silent) errors, flag rate, \
-            a calibration table, the flagged numbers by the first cause of their flag (the value is the \
-            sums', the reader was unsure, or a sure reading is in a rule another number broke) and the \
-            median time per sheet. This is the command the README's numbers \
+            a calibration table, the flagged numbers by the cause of their flag (the value is the sums', \
+            the reader was unsure on its own, or a sure reading is in a broken rule or doubted by the sums) \
+            and the median time per sheet. This is the command the README's numbers \
             come from.
             """)
 
@@ -80,10 +80,8 @@ struct Eval: ParsableCommand {
             lines.append("  confidence \(Int(r.minConfidence)) or more: \(r.overTheLine.fields) fields, \(pct(r.overTheLine.accuracy)) right")
         }
         if r.numeric.flagged > 0 {
-            lines.append("flagged numeric fields by first cause (count, share of the numeric fields, right):")
-            let named: [(String, String)] = [("from_sums", "value from the sums, not the ink"), ("unsure_ink", "the reader unsure (under the line alone)"),
-                                             ("sums", "read sure; a rule broke or the sums doubt it"), ("reader", "read sure; flagged by the reader"),
-                                             ("sheet_failed", "sheet failed")]
+            lines.append("flagged numeric fields by cause (count, share of the numeric fields, right):")
+            let named = FieldReading.FlagCause.allCases.map { ($0.rawValue, $0.label) } + [(EvaluationReport.sheetFailed, "sheet failed")]
             for (key, name) in named {
                 guard let t = r.flagCauses[key] else { continue }
                 let share = Double(t.fields) / Double(max(1, r.numeric.fields))
