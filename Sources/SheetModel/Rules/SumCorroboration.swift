@@ -162,10 +162,7 @@ public struct SumCorroboration {
                 // nobody played would log one.
                 let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives)) && !readerDoubted
                     || Self.onlyTheRangeChose(reading) && reading.value != .integer(0) && holdingSums(entry.id) >= sureReplacementSums
-                reading.confidence = confirmed ? withSums : min(alone, withSums)
-                if abs(reading.confidence - alone) >= 1 {
-                    reading.notes.append(Self.withTheSumsNote(reading.confidence, alone: alone))
-                }
+                Self.weigh(&reading, to: confirmed ? withSums : min(alone, withSums))
             } else {
                 if alone < minConfidence || vouchingSums(entry.id, preferred) >= sureReplacementSums,
                    pinned(entry.id, preferred, reading.alternatives), !readerDoubted, withSums >= minConfidence {
@@ -177,10 +174,7 @@ public struct SumCorroboration {
                 } else if !failingFields.contains(entry.id) {
                     // Read consistently, yet another value fits the sums better: the reading is in doubt, and
                     // its note says the sums doubt it, so that a flag under the line is not taken for the ink's.
-                    reading.confidence = min(alone, 100 * listed * posterior(entry.id, reading.value))
-                    if alone - reading.confidence >= 1 {
-                        reading.notes.append(Self.withTheSumsNote(reading.confidence, alone: alone))
-                    }
+                    Self.weigh(&reading, to: min(alone, 100 * listed * posterior(entry.id, reading.value)))
                 }
                 // A field of a broken rule left as read is flagged by that rule (unless one other number alone
                 // explains the rule: SheetScanner), which also puts its confidence under the line.
@@ -231,6 +225,16 @@ public struct SumCorroboration {
         guard reading.notes.count == 1, case .integer = reading.value else { return false }
         let note = reading.notes[0]
         return note.contains(", the digits' first choice (confidence ") && note.contains("), is outside ")
+    }
+
+    /// Gives a reading the confidence the sums weigh for its own value and, when that moves it by a point
+    /// or more, the note that keeps what it had alone (`withTheSumsNote`).
+    static func weigh(_ reading: inout FieldReading, to confidence: Double) {
+        let alone = reading.confidence
+        reading.confidence = confidence
+        if abs(confidence - alone) >= 1 {
+            reading.notes.append(withTheSumsNote(confidence, alone: alone))
+        }
     }
 
     /// The note of a reading whose confidence the sums moved: "confidence 55 with the sums, 97 alone".
