@@ -65,7 +65,7 @@ import Testing
         values["q2.shots"] = .integer(11)
         let readings = LacrosseRuleTests.template.fields.map { field -> (id: String, reading: FieldReading) in
             var r = FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 90)
-            if field.id == "q2.clears" { r.alternatives = [Alternative(value: .integer(0), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
+            if field.id == "q2.saves" { r.alternatives = [Alternative(value: .integer(7), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
             return (field.id, r)
         }
         #expect(Self.search(readings) == .inconsistent)
@@ -109,13 +109,25 @@ import Testing
     }
 
     @Test func aRepairNeedsAFieldEveryFailingRuleReads() {
-        // Two fields misread in different columns: no single field mends both, and the alternatives do not
-        // hold the truth either, so nothing is suggested.
+        // Two fields misread in different rows and columns of the shots grid: no single field mends all four
+        // rules, and the alternatives do not hold the truth either, so nothing is suggested.
+        let outcome = Self.search(Self.readings([
+            "q2.shots": (.integer(0), [(.integer(0), 0.7), (.integer(8), 0.2)]),
+            "q3.saves": (.integer(9), [(.integer(9), 0.7), (.integer(5), 0.2)]),
+        ]))
+        #expect(outcome == .inconsistent)
+    }
+
+    @Test func rulesThatShareNoFieldAreRepairedEachByItsOwn() throws {
+        // A shot misread in the grid and a clear in the clears column, neither's truth among its
+        // alternatives: the grid's two rules demand 10 of q2.shots, the clears column 11 of q4.clears.
         let outcome = Self.search(Self.readings([
             "q2.shots": (.integer(0), [(.integer(0), 0.7), (.integer(8), 0.2)]),
             "q4.clears": (.integer(3), [(.integer(3), 0.7), (.integer(5), 0.2)]),
         ]))
-        #expect(outcome == .inconsistent)
+        guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
+        #expect(Dictionary(uniqueKeysWithValues: s.changes.map { ($0.field, $0.to) }) == ["q2.shots": .integer(10), "q4.clears": LacrosseRuleTests.game["q4.clears"]])
+        #expect(s.changes.allSatisfy { $0.demandedByRules == true })
     }
 
     @Test func aStrayMarkInAnUnplayedOvertimeIsSuggestedEmpty() throws {

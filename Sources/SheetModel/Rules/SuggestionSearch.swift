@@ -81,6 +81,8 @@ public struct SuggestionSearch {
     public var oneSumFillProbability = 0.2
     /// Each rule with the fields it reads.
     let rules: [CheckedRule]
+    /// The rules in groups that share no field (`groups(of:)`).
+    let groups: [[CheckedRule]]
     private let kinds: [String: FieldKind]
 
     public init(template: SheetTemplate, rules: ParsedRules? = nil, today: Date = Date()) {
@@ -91,17 +93,54 @@ public struct SuggestionSearch {
         self.rules = (rules ?? ParsedRules(template)).rules.filter { $0.spec.effectiveSeverity == .error }
             .compactMap { rule in rule.expression.map { (name: rule.spec.id, expression: $0) } }.enumerated()
             .map { CheckedRule(id: $0, name: $1.name, expression: $1.expression, fields: Set($1.expression.fieldIDs(in: template.fields))) }
+        self.groups = Self.groups(of: self.rules)
+    }
+
+    /// Rules in groups that share no field. The fields are independent, so what the readings of one group
+    /// are does not change how likely those of another are: the likeliest readings under which every rule
+    /// holds are each group's likeliest, and each group is searched and weighed on its own. A box score's
+    /// rebounds column is one group, its shooting columns with the players' points another; the search's
+    /// bit masks hold 64 fields, which a whole box score (a hundred and more numbers with alternatives)
+    /// does not fit in, and one search over all its columns spends its budget on combinations of them.
+    static func groups(of rules: [CheckedRule]) -> [[CheckedRule]] {
+        var groups: [(fields: Set<String>, rules: [CheckedRule])] = []
+        for rule in rules {
+            var merged = (fields: rule.fields, rules: [rule])
+            for i in groups.indices.reversed() where !groups[i].fields.isDisjoint(with: rule.fields) {
+                merged.fields.formUnion(groups[i].fields)
+                merged.rules += groups[i].rules
+                groups.remove(at: i)
+            }
+            groups.append(merged)
+        }
+        return groups.map { $0.rules.sorted { $0.id < $1.id } }
     }
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
         let values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
         guard !holds(values, rules) else { return .consistent }
+        // Each group with a failing rule is mended on its own (`groups(of:)`); the suggestion is their
+        // repairs together. One group the paper breaks beyond repair leaves the sheet inconsistent.
+        let outcomes = groups.filter { !holds(values, $0) }.map { search(readings, values: values, under: $0) }
+        if outcomes.contains(.inconsistent) { return .inconsistent }
+        let repairs = outcomes.compactMap { outcome -> Suggestion? in
+            if case .suggestion(let repair) = outcome { return repair } else { return nil }
+        }
+        guard !repairs.isEmpty else { return .noAlternatives }
+        return .suggestion(Suggestion(probability: repairs.reduce(1) { $0 * $1.probability },
+                                      relativeToRead: repairs.reduce(1) { $0 * $1.relativeToRead },
+                                      changes: repairs.flatMap(\.changes)))
+    }
 
+    /// The likeliest repair of one group of rules, at least one of which fails.
+    private func search(_ readings: [(id: String, reading: FieldReading)], values: [String: FieldValue],
+                        under rules: [CheckedRule]) -> SuggestionOutcome {
         // Fields with alternatives can change to one of them; count fields that a failing rule reads can
         // be repaired to the value the rules demand.
         let failing = rules.filter { !holds(values, [$0]) }
         let failingFields = failing.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
-        let variable = readings.filter { $0.reading.alternatives.count > 1 }
+        let groupFields = rules.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let variable = readings.filter { groupFields.contains($0.id) && $0.reading.alternatives.count > 1 }
         // Only a doubt larger than the chance of a slip of the pen makes a misread the likelier story.
         let repairable = readings.filter {
             failingFields.contains($0.id) && kind(of: $0.id) == .count && (doubt($0.reading).map { $0.leftover > slipRate } ?? false)
@@ -114,10 +153,7 @@ public struct SuggestionSearch {
         let mendable = failing.filter { !$0.fields.isDisjoint(with: changeable) }
         guard !mendable.isEmpty else { return .inconsistent }
 
-        // The combinations are searched over at most 64 fields (bit masks). A box score has a hundred and
-        // more fields with alternatives; only those a failing rule reads can mend it, so past 64 the
-        // search keeps those (a fix needing a change elsewhere as well is then not found).
-        let searched = variable.count > 64 ? variable.filter { failingFields.contains($0.id) } : variable
+        let searched = Self.searchable(variable, failingFields: failingFields)
         let options = searched.map { $0.reading.alternatives.sorted { $0.probability > $1.probability } }
         let combination = consistentCombinations(searched, options: options, values: values, failing: mendable, limit: 1).first.map { found in
             Suggestion(probability: found.probability, relativeToRead: found.relativeToRead, changes: found.changes)
@@ -136,6 +172,15 @@ public struct SuggestionSearch {
         let relativeToRead: Double
         /// The fields whose value differs from the reading.
         let changes: [Suggestion.Change]
+    }
+
+    /// The fields with alternatives a search of one group weighs. Its combinations are searched over at most
+    /// 64 fields (bit masks); a box score's shooting columns with the players' points hold ninety-one numbers.
+    /// Only those a failing rule reads can mend it, so past 64 the search keeps those (a fix needing a change
+    /// elsewhere as well is then not found), and past 64 of them, none.
+    static func searchable(_ variable: [(id: String, reading: FieldReading)], failingFields: Set<String>) -> [(id: String, reading: FieldReading)] {
+        let kept = variable.count > 64 ? variable.filter { failingFields.contains($0.id) } : variable
+        return kept.count > 64 ? [] : kept
     }
 
     /// The most probable combinations of the fields' alternatives under which the `failing` rules hold and

@@ -15,6 +15,10 @@ import Foundation
 ///   search `SuggestionSearch` makes for its suggestions), plus that one; a field's confidence is the
 ///   share of their probability that gives it its value.
 ///
+/// Each group of rules that share no field (`SuggestionSearch.groups`: a goalie sheet's shots grid and its
+/// clears column, each column of a box score but the shooting ones, which the players' points join) is
+/// weighed on its own, with its own story that the paper breaks one of its rules.
+///
 /// A reading already sure (at least `minConfidence`) gets its confidence with the sums, higher or lower.
 /// Two things keep a wrong number from being confirmed by another wrong one:
 /// - a doubtful value is taken as confirmed by the sums only when one rule pins it: every other field of
@@ -58,20 +62,32 @@ public struct SumCorroboration {
     }
 
     public func corroborate(_ readings: [(id: String, reading: FieldReading)]) -> [(id: String, reading: FieldReading)] {
-        let rules = search.rules
+        var weighed = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
+        for rules in search.groups {
+            for (id, reading) in corroborate(readings, under: rules) { weighed[id] = reading }
+        }
+        return readings.map { ($0.id, weighed[$0.id] ?? $0.reading) }
+    }
+
+    /// The fields of `rules` (one of `search.groups`) weighed with them; the readings of other fields are
+    /// not returned. In a group larger than one search holds (a box score's shooting columns and points),
+    /// only the numbers a failing rule reads are weighed, the others taken as read
+    /// (`SuggestionSearch.searchable`).
+    private func corroborate(_ readings: [(id: String, reading: FieldReading)], under rules: [CheckedRule]) -> [(id: String, reading: FieldReading)] {
         let ruleFields = rules.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
-        let variable = readings.filter { ruleFields.contains($0.id) && $0.reading.alternatives.count > 1 }
-        // A box score has a hundred and more such fields; the search's bit masks hold 64.
-        guard !variable.isEmpty, variable.count <= 64 else { return readings }
         let read = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
         let values = read.mapValues(\.value)
+        let brokenFields = rules.filter { !search.holds(values, [$0]) }.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let variable = SuggestionSearch.searchable(readings.filter { ruleFields.contains($0.id) && $0.reading.alternatives.count > 1 },
+                                                   failingFields: brokenFields)
+        guard !variable.isEmpty else { return [] }
         // A failing rule no weighed field reads (a context box left unticked) is for a person; it must not
         // keep the sums from weighing the numbers.
         let searched = Set(variable.map(\.id))
         let failing = rules.filter { !search.holds(values, [$0]) && !$0.fields.isDisjoint(with: searched) }
         let options = variable.map { Self.options($0.reading) }
         let found = search.consistentCombinations(variable, options: options, values: values, failing: failing, limit: limit)
-        guard let best = found.first else { return readings }
+        guard let best = found.first else { return [] }
 
         // The readings as read, as the story that the paper itself breaks a rule. It does not vouch for the
         // numbers of the rules that break (one of them is wrong, which one is open), so a sure reading in a
@@ -142,7 +158,7 @@ public struct SumCorroboration {
             sureSums(id).filter { search.holds(values, [$0]) }.count
         }
 
-        var weighed = readings.map { entry in
+        var weighed = readings.filter { ruleFields.contains($0.id) }.map { entry in
             guard searched.contains(entry.id), let preferred = value(entry.id, in: best) else { return entry }
             var reading = entry.reading
             let alone = reading.confidence
