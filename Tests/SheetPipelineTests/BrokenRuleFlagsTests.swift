@@ -80,10 +80,10 @@ import Testing
     }
 
     /// A clears number is in one sum: its column says one of its numbers is wrong, not which. It is filled
-    /// in only when the network gave the value 0.2 or more; either way every clears number stays flagged,
+    /// in only when the network gave the value 0.1 or more; either way every clears number stays flagged,
     /// since the value filled in makes the column hold whichever of its numbers was misread.
     @Test func aNumberInOneSumIsFilledInOnlyWhenTheNetworkGaveTheValueAndExplainsNothing() throws {
-        let doubtful = Self.apply(misreads: ["q4.clears": 17], probability: 0.1, fillIn: true)
+        let doubtful = Self.apply(misreads: ["q4.clears": 17], probability: 0.05, fillIn: true)
         #expect(doubtful.values.filter(\.filledInFromSuggestion).isEmpty)
         let likely = Self.apply(misreads: ["q4.clears": 17], probability: 0.3, fillIn: true)
         #expect(likely["q4.clears"]?.value == .integer(11) && likely["q4.clears"]?.filledInFromSuggestion == true)
