@@ -71,6 +71,19 @@ import Testing
         #expect(Self.search(readings) == .inconsistent)
     }
 
+    @Test func aSlipWhoseRulesReadNothingThatCouldChangeIsNotSearched() {
+        // Shots written 11 where 7 + 3 = 10, read sure; only a clears number, in a column of its own that
+        // adds up, was read doubtfully: nothing the failing rules read could change.
+        var values = LacrosseRuleTests.game
+        values["q2.shots"] = .integer(11)
+        let readings = LacrosseRuleTests.template.fields.map { field -> (id: String, reading: FieldReading) in
+            var r = FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 90)
+            if field.id == "q2.clears" { r.alternatives = [Alternative(value: .integer(0), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
+            return (field.id, r)
+        }
+        #expect(Self.search(readings) == .noAlternatives)
+    }
+
     @Test func withoutAlternativesThereIsNothingToSearch() {
         var values = LacrosseRuleTests.game
         values["q2.shots"] = .integer(11)

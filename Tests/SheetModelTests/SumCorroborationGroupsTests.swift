@@ -103,4 +103,20 @@ import Testing
         ])
         #expect(SuggestionSearch(template: Self.box).search(readings) == .inconsistent)
     }
+
+    @Test func aGroupNothingCanMendIsLeftToThePersonWhileTheOthersAreMended() throws {
+        // Player 3's points read 9 where 3 was written, and every number of its rules (the player's points,
+        // the points column) read sure with nothing else offered, as after a person confirmed them: the
+        // shooting group cannot be mended, yet the rebounds column still gets its repair.
+        let unchangeable = Set(Self.players.map { $0 + ".pts" } + ["team.pts", "p03.fg2m", "p03.fg3m", "p03.ftm"])
+        var readings = Self.readings(["p02.reb": (.integer(7), [(.integer(7), 0.70), (.integer(2), 0.29), (.integer(1), 0.01)])])
+        for i in readings.indices where unchangeable.contains(readings[i].id) {
+            readings[i].reading.alternatives = []
+            if readings[i].id == "p03.pts" { readings[i].reading.value = .integer(9) }
+        }
+        guard case .suggestion(let suggestion) = SuggestionSearch(template: Self.box).search(readings) else {
+            Issue.record("no suggestion"); return
+        }
+        #expect(suggestion.changes.map(\.field) == ["p02.reb"])
+    }
 }

@@ -53,17 +53,19 @@ public enum SuggestionOutcome: Sendable, Equatable {
 ///   sheets the alternatives alone could not mend: a digit lost by segmentation (16 read as 4), or a
 ///   confident wrong digit. Such a value gets `unofferedShare` of the probability the recognizer left to
 ///   values it did not list, so a field read doubtfully is repaired before a confident one.
-/// The search gives up — saying the paper is inconsistent — once candidates fall below `plausibility`
-/// times the probability of the readings as read, or after `budget` combinations.
+/// Each group of rules that share no field (`groups`) is searched on its own; the search of a group gives
+/// up — saying the paper is inconsistent — once candidates fall below `plausibility` times the
+/// probability of the readings as read, or after `budget` combinations.
 public struct SuggestionSearch {
     public let template: SheetTemplate
     public let today: Date
-    /// A candidate less likely than this times the readings as read is not offered. On the 159 sheets with failing
+    /// A group's repair less likely than this times the readings as read is not offered (a suggestion that
+    /// mends several groups joins repairs that each passed it). On the 159 sheets with failing
     /// rules of the 200-sheet hand-filled evaluation set, every right one-misread suggestion was at
     /// least 1.8e-3 as likely as the reading; 1e-4 keeps all of them and ends hopeless searches 6 times sooner
     /// than 1e-6, which mended 2 more multi-misread sheets of 159.
     public var plausibility = 1e-4
-    /// Combinations visited before giving up. On the 225 hand-filled eval sheets with failing rules, 3,000
+    /// Combinations visited before giving up, per group. On the 225 hand-filled eval sheets with failing rules, 3,000
     /// instead of 20,000 lost no one-misread suggestion and 2 multi-misread ones, and cut the slowest
     /// searches from ~100 ms to ~10 ms.
     public var budget = 3_000
@@ -116,7 +118,8 @@ public struct SuggestionSearch {
             }
             groups.append(merged)
         }
-        return groups.map { $0.rules.sorted { $0.id < $1.id } }
+        // In the template's order, each group's rules too: a suggestion lists its changes group by group.
+        return groups.map { $0.rules.sorted { $0.id < $1.id } }.sorted { $0[0].id < $1[0].id }
     }
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
@@ -124,20 +127,33 @@ public struct SuggestionSearch {
         guard !holds(values, rules) else { return .consistent }
         // Each group with a failing rule is mended on its own (`groups(of:)`); the suggestion is their
         // repairs together. One group the paper breaks beyond repair leaves the sheet inconsistent.
+        // A group whose failing rules read nothing that could change (a context box left unticked, a number
+        // a person confirmed) is left to the person, as long as another group can be mended.
         let outcomes = groups.filter { !holds(values, $0) }.map { search(readings, values: values, under: $0) }
-        if outcomes.contains(.inconsistent) { return .inconsistent }
+        if outcomes.contains(.noneFound) { return .inconsistent }
         let repairs = outcomes.compactMap { outcome -> Suggestion? in
-            if case .suggestion(let repair) = outcome { return repair } else { return nil }
+            if case .repair(let repair) = outcome { return repair } else { return nil }
         }
-        guard !repairs.isEmpty else { return .noAlternatives }
+        guard !repairs.isEmpty else { return outcomes.contains(.unmendable) ? .inconsistent : .noAlternatives }
         return .suggestion(Suggestion(probability: repairs.reduce(1) { $0 * $1.probability },
                                       relativeToRead: repairs.reduce(1) { $0 * $1.relativeToRead },
                                       changes: repairs.flatMap(\.changes)))
     }
 
+    /// What the search of one broken group concluded.
+    private enum GroupOutcome: Equatable {
+        case repair(Suggestion)
+        /// Searched: no plausible combination, nor one field's repair, mends it.
+        case noneFound
+        /// Its failing rules read no field that could change.
+        case unmendable
+        /// No field of the group came with alternatives or can be repaired.
+        case noAlternatives
+    }
+
     /// The likeliest repair of one group of rules, at least one of which fails.
     private func search(_ readings: [(id: String, reading: FieldReading)], values: [String: FieldValue],
-                        under rules: [CheckedRule]) -> SuggestionOutcome {
+                        under rules: [CheckedRule]) -> GroupOutcome {
         // Fields with alternatives can change to one of them; count fields that a failing rule reads can
         // be repaired to the value the rules demand.
         let failing = rules.filter { !holds(values, [$0]) }
@@ -150,11 +166,10 @@ public struct SuggestionSearch {
         }
         guard !variable.isEmpty || !repairable.isEmpty else { return .noAlternatives }
         // Rules on fields that cannot change (a checkbox) are left to the person: a failing one must not
-        // stop the search from mending the sums. What fails reads no field that could change: nothing can
-        // mend it.
+        // stop the search from mending the sums.
         let changeable = Set(variable.map(\.id)).union(repairable.map(\.id))
         let mendable = failing.filter { !$0.fields.isDisjoint(with: changeable) }
-        guard !mendable.isEmpty else { return .inconsistent }
+        guard !mendable.isEmpty else { return .unmendable }
 
         let searched = Self.searchable(variable, failingFields: failingFields)
         let options = searched.map { $0.reading.alternatives.sorted { $0.probability > $1.probability } }
@@ -163,8 +178,8 @@ public struct SuggestionSearch {
         }
         let candidates = [combination, bestRepair(repairable, values: values, failing: mendable)]
         guard let best = candidates.compactMap({ $0 }).max(by: { $0.relativeToRead < $1.relativeToRead }),
-              best.relativeToRead >= plausibility else { return .inconsistent }
-        return .suggestion(best)
+              best.relativeToRead >= plausibility else { return .noneFound }
+        return .repair(best)
     }
 
     /// A combination of the fields' alternatives under which every rule holds.
@@ -178,7 +193,7 @@ public struct SuggestionSearch {
     }
 
     /// The fields with alternatives a search of one group weighs. Its combinations are searched over at most
-    /// 64 fields (bit masks); a box score's shooting columns with the players' points hold ninety-one numbers.
+    /// 64 fields (bit masks); a box score's shooting columns with the players' points and the opponent's score hold 92.
     /// Only those a failing rule reads can mend it, so past 64 the search keeps those (a fix needing a change
     /// elsewhere as well is then not found), and past 64 of them, none.
     static func searchable(_ variable: [(id: String, reading: FieldReading)], failingFields: Set<String>) -> [(id: String, reading: FieldReading)] {
@@ -314,10 +329,11 @@ public struct SuggestionSearch {
     /// and its column). A number in one sum only (a clears column, a box score's rebounds) says that one of
     /// its numbers is wrong, not which, and the search then picks by the network's odds alone: it is filled
     /// in only when the network itself gave the value at least `oneSumFillProbability`.
-    /// Over the seventeen hand-filled eval sets (22,855 numbers) the changes to numbers two sums read set
-    /// 180 wrong readings right and no right one wrong; those to numbers in one sum, 64 right and 7 wrong,
-    /// every wrong one from a value the network gave under 0.07 (`statsheet eval`: numbers right, and the
-    /// line `numeric fields right with each top suggestion taken`).
+    /// Over the seventeen hand-filled eval sets (22,855 numbers), with one search over the whole sheet, the
+    /// changes to numbers two sums read set 180 wrong readings right and no right one wrong; those to
+    /// numbers in one sum, 64 right and 7 wrong, every wrong one from a value the network gave under 0.07
+    /// (`statsheet eval`: numbers right, and the line `numeric fields right with each top suggestion
+    /// taken`); with each group searched on its own, under 0.021 (`oneSumFillProbability`).
     public func fillableChanges(_ suggestion: Suggestion) -> [Suggestion.Change] {
         suggestion.changes.filter { change in
             kind(of: change.field) == .count
@@ -354,13 +370,7 @@ public struct SuggestionSearch {
     public func soleSuspects(_ values: [String: FieldValue], failing names: [String], likeliestRepair: Suggestion? = nil) -> [Suspect] {
         let failing = rules.filter { names.contains($0.name) }
         guard failing.count == Set(names).count else { return [] }
-        var groups: [[CheckedRule]] = []
-        for rule in failing {
-            let joined = groups.filter { $0.contains { !$0.fields.isDisjoint(with: rule.fields) } }
-            groups.removeAll { group in joined.contains { $0.map(\.id) == group.map(\.id) } }
-            groups.append(joined.flatMap { $0 } + [rule])
-        }
-        return groups.compactMap { group in
+        return Self.groups(of: failing).compactMap { group in
             let common = group.dropFirst().reduce(group[0].fields) { $0.intersection($1.fields) }
             let numbers = group.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
             let suspects = common.sorted().compactMap { id -> Suspect? in

@@ -15,8 +15,8 @@ import Foundation
 ///   search `SuggestionSearch` makes for its suggestions), plus that one; a field's confidence is the
 ///   share of their probability that gives it its value.
 ///
-/// Each group of rules that share no field (`SuggestionSearch.groups`: a goalie sheet's shots grid and its
-/// clears column, each column of a box score but the shooting ones, which the players' points join) is
+/// Each group of rules that share no field (`SuggestionSearch.groups`: a lacrosse sheet's shots grid and
+/// its clears column, each column of a box score but the shooting ones, which the players' points join) is
 /// weighed on its own, with its own story that the paper breaks one of its rules.
 ///
 /// A reading already sure (at least `minConfidence`) gets its confidence with the sums, higher or lower.
