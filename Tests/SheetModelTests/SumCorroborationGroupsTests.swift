@@ -119,4 +119,16 @@ import Testing
         }
         #expect(suggestion.changes.map(\.field) == ["p02.reb"])
     }
+
+    @Test func aLongColumnDoesNotRaiseADoubtfulNumberOverTheLineAlone() throws {
+        // A rebound read 2 at 0.55 (8 at 0.40): its thirteen-number column adds up with 2 and not with 8, but
+        // any of the twelve others may be a sure misread that 2 balances, so it stays doubtful. A lacrosse
+        // clears number, in a column of six, is raised by the same word.
+        let box = SumCorroboration(search: SuggestionSearch(template: Self.box))
+            .corroborate(Self.readings(["p03.reb": (.integer(2), [(.integer(2), 0.55), (.integer(8), 0.40), (.integer(3), 0.05)])]))
+        let rebound = try #require(box.first { $0.id == "p03.reb" }?.reading)
+        #expect(rebound.value == .integer(2) && rebound.confidence < 70, "\(rebound.confidence)")
+        let clears = try #require(SumCorroborationTests.corroborate(["q1.clears": (.integer(3), [(.integer(3), 0.55), (.integer(8), 0.40), (.integer(9), 0.05)])])["q1.clears"])
+        #expect(clears.value == .integer(3) && clears.confidence >= 70, "\(clears.confidence)")
+    }
 }

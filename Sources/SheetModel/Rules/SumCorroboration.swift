@@ -55,6 +55,13 @@ public struct SumCorroboration {
     /// made to agree with a period misread 99% sure. One sum is not enough: in a clears column, the only
     /// sum its numbers are in, a wrong total can be made to agree with a wrong period.
     public var sureReplacementSums = 2
+    /// The most numbers a sum may have to raise a doubtful number that no second sum reads over the line
+    /// on its own word. Each of the sum's other numbers may be a sure misread the doubtful one balances: on
+    /// the twenty hand-filled eval sets, numbers a box score's thirteen-number columns raised so were wrong
+    /// 1 time in 18 (a fouls 4 read 5 at 58, raised to 90 beside another player's fouls 2 read 1 at 97),
+    /// those the goalie sheets' one-sum columns (a lacrosse clears column: six numbers) raised 0 times in
+    /// 30 (`statsheet eval`: flagged, and wrong and unflagged, with and without the limit).
+    public var largestOneSumPin = 6
 
     public init(search: SuggestionSearch, minConfidence: Double = 70) {
         self.search = search
@@ -115,9 +122,9 @@ public struct SumCorroboration {
         for change in best.changes { bestValues[change.field] = change.to }
         /// A rule pins a field's value when its other fields were read sure and are kept, and it holds for
         /// that value and for no other value the network listed: the rule, not chance, decides between them.
-        func pinned(_ id: String, _ v: FieldValue, _ alternatives: [Alternative]) -> Bool {
+        func pinned(_ id: String, _ v: FieldValue, _ alternatives: [Alternative], byRulesOfAtMost size: Int = .max) -> Bool {
             rules.contains { rule in
-                guard rule.fields.contains(id), othersKeptSure(rule, id) else { return false }
+                guard rule.fields.contains(id), rule.fields.count <= size, othersKeptSure(rule, id) else { return false }
                 var trial = bestValues
                 trial[id] = v
                 guard search.holds(trial, [rule]) else { return false }
@@ -176,7 +183,8 @@ public struct SumCorroboration {
             if preferred == reading.value {
                 // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an overtime
                 // nobody played would log one.
-                let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives)) && !readerDoubted
+                let pinSize = search.readByTwoSums(entry.id) ? .max : largestOneSumPin
+                let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives, byRulesOfAtMost: pinSize)) && !readerDoubted
                     || Self.onlyTheRangeChose(reading) && reading.value != .integer(0) && holdingSums(entry.id) >= sureReplacementSums
                 Self.weigh(&reading, to: confirmed ? withSums : min(alone, withSums))
             } else {
