@@ -58,30 +58,27 @@ import Testing
         #expect(s.changes.first?.to == .integer(10))
     }
 
-    @Test func refusesToInventAFixThePaperDoesNotHave() {
-        // The stat keeper's own slip: shots written 11 where saves 7 + goals 3 = 10, and no alternative
-        // of any doubtful field makes the sheet add up.
+    /// The stat keeper's own slip: shots written 11 where saves 7 + goals 3 = 10, every number read at 90
+    /// with nothing else offered, but for `doubtful`, read as written with these alternatives.
+    static func slip(doubtful id: String, _ alternatives: [(Int, Double)]) -> [(id: String, reading: FieldReading)] {
         var values = LacrosseRuleTests.game
         values["q2.shots"] = .integer(11)
-        let readings = LacrosseRuleTests.template.fields.map { field -> (id: String, reading: FieldReading) in
+        return LacrosseRuleTests.template.fields.map { field in
             var r = FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 90)
-            if field.id == "q2.saves" { r.alternatives = [Alternative(value: .integer(7), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
+            if field.id == id { r.alternatives = alternatives.map { Alternative(value: .integer($0.0), probability: $0.1) } }
             return (field.id, r)
         }
-        #expect(Self.search(readings) == .inconsistent)
+    }
+
+    @Test func refusesToInventAFixThePaperDoesNotHave() {
+        // No alternative of the doubtful saves (7, or 6) makes the sheet add up.
+        #expect(Self.search(Self.slip(doubtful: "q2.saves", [(7, 0.8), (6, 0.2)])) == .inconsistent)
     }
 
     @Test func aSlipWhoseRulesReadNothingThatCouldChangeIsNotSearched() {
-        // Shots written 11 where 7 + 3 = 10, read sure; only a clears number, in a column of its own that
-        // adds up, was read doubtfully: nothing the failing rules read could change.
-        var values = LacrosseRuleTests.game
-        values["q2.shots"] = .integer(11)
-        let readings = LacrosseRuleTests.template.fields.map { field -> (id: String, reading: FieldReading) in
-            var r = FieldReading(value: values[field.id] ?? .empty, text: "", confidence: 90)
-            if field.id == "q2.clears" { r.alternatives = [Alternative(value: .integer(0), probability: 0.8), Alternative(value: .integer(6), probability: 0.2)] }
-            return (field.id, r)
-        }
-        #expect(Self.search(readings) == .noAlternatives)
+        // Only a clears number, in a column of its own that adds up, was read doubtfully: nothing the
+        // failing rules read could change.
+        #expect(Self.search(Self.slip(doubtful: "q2.clears", [(0, 0.8), (6, 0.2)])) == .noAlternatives)
     }
 
     @Test func withoutAlternativesThereIsNothingToSearch() {
