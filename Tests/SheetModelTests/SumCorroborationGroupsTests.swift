@@ -30,12 +30,8 @@ import Testing
         }
     }
 
-    static func fields(of group: [CheckedRule]) -> Set<String> {
-        group.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
-    }
-
     @Test func rulesThatShareNoNumberFormGroupsOfTheirOwn() throws {
-        let boxGroups = SuggestionSearch(template: Self.box).groups.map(Self.fields)
+        let boxGroups = SuggestionSearch(template: Self.box).groups.map(\.fields)
         let rebounds = try #require(boxGroups.first { $0.contains("p01.reb") })
         let reboundFields: [String] = Self.players.map { $0 + ".reb" } + ["team.reb"]
         #expect(rebounds == Set(reboundFields))
@@ -46,7 +42,7 @@ import Testing
         let fieldCount = boxGroups.reduce(0) { $0 + $1.count }
         #expect(fieldCount == Set(boxGroups.flatMap { $0 }).count)
 
-        let lacrosseGroups = SuggestionSearch(template: LacrosseRuleTests.template).groups.map(Self.fields)
+        let lacrosseGroups = SuggestionSearch(template: LacrosseRuleTests.template).groups.map(\.fields)
         let clears = try #require(lacrosseGroups.first { $0.contains("q1.clears") })
         #expect(clears.contains("total.clears") && !clears.contains { $0.hasSuffix(".shots") })
         let grid = try #require(lacrosseGroups.first { $0.contains("q2.shots") })

@@ -124,12 +124,13 @@ public struct SuggestionSearch {
 
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
         let values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
-        guard !holds(values, rules) else { return .consistent }
         // Each group with a failing rule is mended on its own (`groups(of:)`); the suggestion is their
         // repairs together. One group the paper breaks beyond repair leaves the sheet inconsistent.
         // A group whose failing rules read nothing that could change (a context box left unticked, a number
         // a person confirmed) is left to the person, as long as another group can be mended.
-        let outcomes = groups.filter { !holds(values, $0) }.map { search(readings, values: values, under: $0) }
+        let broken = groups.filter { !holds(values, $0) }
+        guard !broken.isEmpty else { return .consistent }
+        let outcomes = broken.map { search(readings, values: values, under: $0) }
         if outcomes.contains(.noneFound) { return .inconsistent }
         let repairs = outcomes.compactMap { outcome -> Suggestion? in
             if case .repair(let repair) = outcome { return repair } else { return nil }
@@ -157,8 +158,8 @@ public struct SuggestionSearch {
         // Fields with alternatives can change to one of them; count fields that a failing rule reads can
         // be repaired to the value the rules demand.
         let failing = rules.filter { !holds(values, [$0]) }
-        let failingFields = failing.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
-        let groupFields = rules.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let failingFields = failing.fields
+        let groupFields = rules.fields
         let variable = readings.filter { groupFields.contains($0.id) && $0.reading.alternatives.count > 1 }
         // Only a doubt larger than the chance of a slip of the pen makes a misread the likelier story.
         let repairable = readings.filter {
@@ -372,7 +373,7 @@ public struct SuggestionSearch {
         guard failing.count == Set(names).count else { return [] }
         return Self.groups(of: failing).compactMap { group in
             let common = group.dropFirst().reduce(group[0].fields) { $0.intersection($1.fields) }
-            let numbers = group.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+            let numbers = group.fields
             let suspects = common.sorted().compactMap { id -> Suspect? in
                 guard kind(of: id) == .count, group.filter({ $0.isSum && $0.fields.contains(id) }).count >= 2 else { return nil }
                 guard let demanded = demandedValue(id, besides: [values[id] ?? .empty], values: values,
@@ -435,6 +436,11 @@ struct CheckedRule {
         if case .binary(.equal, _, _) = expression { return true }
         return false
     }
+}
+
+extension Array where Element == CheckedRule {
+    /// Every field the rules read.
+    var fields: Set<String> { reduce(into: []) { $0.formUnion($1.fields) } }
 }
 
 /// A binary heap ordered by `above` (the top is the element that is above all others).

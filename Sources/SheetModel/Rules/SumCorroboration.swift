@@ -81,17 +81,17 @@ public struct SumCorroboration {
     /// only the numbers a failing rule reads are weighed, the others taken as read
     /// (`SuggestionSearch.searchable`).
     private func corroborate(_ readings: [(id: String, reading: FieldReading)], under rules: [CheckedRule]) -> [(id: String, reading: FieldReading)] {
-        let ruleFields = rules.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let ruleFields = rules.fields
         let read = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
         let values = read.mapValues(\.value)
-        let brokenFields = rules.filter { !search.holds(values, [$0]) }.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let broken = rules.filter { !search.holds(values, [$0]) }
         let variable = SuggestionSearch.searchable(readings.filter { ruleFields.contains($0.id) && $0.reading.alternatives.count > 1 },
-                                                   failingFields: brokenFields)
+                                                   failingFields: broken.fields)
         guard !variable.isEmpty else { return [] }
         // A failing rule no weighed field reads (a context box left unticked) is for a person; it must not
         // keep the sums from weighing the numbers.
         let searched = Set(variable.map(\.id))
-        let failing = rules.filter { !search.holds(values, [$0]) && !$0.fields.isDisjoint(with: searched) }
+        let failing = broken.filter { !$0.fields.isDisjoint(with: searched) }
         let options = variable.map { Self.options($0.reading) }
         let found = search.consistentCombinations(variable, options: options, values: values, failing: failing, limit: limit)
         guard let best = found.first else { return [] }
@@ -101,7 +101,7 @@ public struct SumCorroboration {
         // broken row loses confidence; the broken rule flags it anyway.
         let slip = failing.isEmpty ? 0 : best.probability / best.relativeToRead * search.slipRate
         let total = found.reduce(slip) { $0 + $1.probability }
-        let failingFields = failing.reduce(into: Set<String>()) { $0.formUnion($1.fields) }
+        let failingFields = failing.fields
         func value(_ id: String, in combination: SuggestionSearch.Combination) -> FieldValue? {
             combination.changes.first { $0.field == id }?.to ?? values[id]
         }
