@@ -11,11 +11,20 @@ import SheetModel
 ///   sheets) there were 128 such groups: the paper held what the sums demanded of the suspect in all 128,
 ///   and the numbers no longer flagged were all right. Not when the likeliest repair changes another
 ///   number of the group (three misreads can add up to one);
-/// - on handwriting the ink is the likelier culprit when a sum breaks, so the suggestion's values for
-///   numbers two sums read are filled in, flagged, with the digits' reading in a note
-///   (`SuggestionSearch.fillableChanges`, `FieldReading.fillIn`): the reviewer finds the likeliest numbers
-///   in place and confirms them (`ReviewSession` asks before approving a value the ink did not give). A
-///   rule those values make hold is explained by them.
+/// - on handwriting the ink is the likelier culprit when a sum breaks, so the suggestion's values are
+///   filled in, flagged, with the digits' reading in a note (`SuggestionSearch.fillableChanges`,
+///   `FieldReading.fillIn`): the reviewer finds the likeliest numbers in place and confirms them
+///   (`ReviewSession` asks before approving a value the ink did not give). A rule those values make hold
+///   is explained by them. That includes a number only one sum reads (a clears column, a box score's
+///   rebounds), filled in only when the network itself gave the value 0.1 or more: the sum alone cannot
+///   say which of its numbers is wrong, but the network's second choice matching the break exactly can.
+///   For a sure number elsewhere in the sum to be the real misread, the filled-in number would have to
+///   hold a likely second reading worth exactly that misread. On the twenty hand-filled eval sets (28,185
+///   numbers) 42 such sums were mended by one number each: the value filled in was right in all 42, and
+///   so was every other number of those sums (294 flags, 167 of them on the seventeen sets' sheets, most
+///   of the rest numbers a broken rule or the reader doubt for other reasons). If one ever is wrong, the
+///   reviewer still sees the value filled in, flagged, and restoring the ink's reading breaks the sum
+///   again in front of them.
 ///
 /// Never for a 0 or an empty box: sums cannot tell them apart, so a stray mark read 0 in an overtime nobody
 /// played, or a 0 read as empty, would pass. Measured on the seventeen hand-filled eval sets (22,855
@@ -41,13 +50,10 @@ struct BrokenRuleFlags {
         let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
         let suspects = search.soleSuspects(values, failing: failures.map(\.rule), likeliestRepair: suggestion)
         let filled = fillIn ? fillable(suggestion, values: values, failures: failures) : []
-        // Only values two sums pin explain the rules they mend: a value filled in on a number one sum reads
-        // makes its sum hold whichever of the sum's numbers was misread.
-        let pinned = filled.filter { search.readByTwoSums($0.field) }
-        var pinnedValues = values
-        for change in pinned { pinnedValues[change.field] = change.to }
+        var filledValues = values
+        for change in filled { filledValues[change.field] = change.to }
         let holdFilledIn = Set(failures.map(\.rule)).subtracting(
-            RuleCheck(template: search.template, rules: rules, values: pinnedValues, today: today).failures().map(\.rule))
+            RuleCheck(template: search.template, rules: rules, values: filledValues, today: today).failures().map(\.rule))
         // A number the suggestion would change is a suspect itself: it explains nothing and nothing explains it.
         let suggested = Set(suggestion?.changes.map(\.field) ?? [])
         // Per failing rule, the numbers that explain it and how to say so.
@@ -55,7 +61,7 @@ struct BrokenRuleFlags {
             if let suspect = suspects.first(where: { $0.rules.contains(failure.rule) }) {
                 return (failure.rule, ([suspect.field], "\(suspect.field) alone explains"))
             }
-            let by = holdFilledIn.contains(failure.rule) ? Set(pinned.map(\.field)).intersection(failure.fields) : []
+            let by = holdFilledIn.contains(failure.rule) ? Set(filled.map(\.field)).intersection(failure.fields) : []
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
         for i in fields.indices {

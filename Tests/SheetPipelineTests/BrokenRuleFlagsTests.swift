@@ -80,18 +80,25 @@ import Testing
     }
 
     /// A clears number is in one sum: its column says one of its numbers is wrong, not which. It is filled
-    /// in only when the network gave the value 0.1 or more; either way every clears number stays flagged,
-    /// since the value filled in makes the column hold whichever of its numbers was misread.
-    @Test func aNumberInOneSumIsFilledInOnlyWhenTheNetworkGaveTheValueAndExplainsNothing() throws {
+    /// in only when the network gave the value 0.1 or more, and then it explains its column: the network's
+    /// own second choice mends the break exactly, so the column's sure numbers keep their ink's confidence.
+    /// Under 0.1 nothing is filled in and every clears number stays flagged.
+    @Test func aNumberInOneSumIsFilledInAndExplainsItsSumOnlyWhenTheNetworkGaveTheValue() throws {
         let doubtful = Self.apply(misreads: ["q4.clears": 17], probability: 0.05, fillIn: true)
         #expect(doubtful.values.filter(\.filledInFromSuggestion).isEmpty)
-        let likely = Self.apply(misreads: ["q4.clears": 17], probability: 0.3, fillIn: true)
-        #expect(likely["q4.clears"]?.value == .integer(11) && likely["q4.clears"]?.filledInFromSuggestion == true)
-        for after in [doubtful, likely] {
-            for id in ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"] {
-                #expect(after[id]?.flagged == true && after[id]!.confidence < 70, "\(id)")
-            }
+        for id in ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"] {
+            #expect(doubtful[id]?.flagged == true && doubtful[id]!.confidence < 70, "\(id)")
         }
+        let likely = Self.apply(misreads: ["q4.clears": 17], probability: 0.3, fillIn: true)
+        let filled = try #require(likely["q4.clears"])
+        #expect(filled.value == .integer(11) && filled.filledInFromSuggestion && filled.flagged && filled.confidence < 70)
+        for id in ["q1.clears", "q3.clears", "total.clears"] {
+            let reading = try #require(likely[id])
+            #expect(!reading.flagged && reading.confidence == 97, "\(id): \(reading.notes)")
+            #expect(reading.notes == ["in failing rule clears.periods-sum, which the suggestion filled in for q4.clears mends"], "\(id)")
+        }
+        // q2's 0 and the overtime's empty box stay flagged: to a sum they are the same.
+        #expect(likely["q2.clears"]?.flagged == true && likely["ot.clears"]?.flagged == true)
     }
 
     /// Values filled in must not leave the sheet breaking a rule it kept as read, unflagged: when filling in
