@@ -167,8 +167,8 @@ import Testing
             #expect(partner.notes.contains { $0.hasPrefix("in failing rule") && $0.hasSuffix("which q2.shots alone explains") }, "\(id)")
             #expect(partner.confidence >= 70, "\(id): explained by another number, it keeps its own confidence")
         }
-        // An empty box in the column stays flagged: to a sum an empty box and a 0 are the same.
-        #expect(bad.reading("ot.shots")?.value == .empty && bad.reading("ot.shots")?.flagged == true)
+        // So does the empty box in the column, read sure: it is as sure as in a column that adds up.
+        #expect(bad.reading("ot.shots")?.value == .empty && bad.reading("ot.shots")?.flagged == false)
 
         // A second slip elsewhere (q3's saves, in another row and column): no one number explains every
         // failing rule, so every number they read is flagged.
