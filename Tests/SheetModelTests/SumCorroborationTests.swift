@@ -34,9 +34,11 @@ import Testing
     }
 
     /// A count the range chose over the network's first choice (an 11 whose flagged 1s read 71, out of a
-    /// quarter's 0–49), held at 40 by the reader, is confirmed by two sums whose other numbers were read
-    /// sure; by one sum (a clears column), or with another doubt of the reader's, it stays where it was.
-    @Test func aCountTheRangeChoseIsConfirmedByTwoSureSumsOnly() throws {
+    /// quarter's 0–49), held at 40 by the reader, is confirmed by a sum that pins it, as any doubtful
+    /// reading is: one whose other numbers were read sure (its row or its column; a clears column, six
+    /// numbers). With every sum it is in holding a doubtful number too, or another doubt of the reader's,
+    /// it stays where it was.
+    @Test func aCountTheRangeChoseIsConfirmedByASumThatPinsIt() throws {
         func rangeChose(_ id: String, _ value: Int, firstChoice: Int, others: [String: (FieldValue, [(FieldValue, Double)])] = [:],
                         note extra: String? = nil) throws -> FieldReading {
             var readings = SuggestionTests.readings(others.merging([id: (.integer(value), [(.integer(value), 0.9), (.integer(16), 0.02)])]) { a, _ in a })
@@ -50,10 +52,13 @@ import Testing
         #expect(row.notes.first == "70, the digits' first choice (confidence 95), is outside 0–49")
         #expect(row.value == .integer(10) && row.confidence >= 70, "its row and its column both hold: \(row.confidence)")
         let clears = try rangeChose("q4.clears", 11, firstChoice: 71)
-        #expect(clears.confidence == 40, "the clears column is one sum")
-        let doubtedRow = try rangeChose("q2.shots", 10, firstChoice: 70,
-                                        others: ["q2.saves": (.integer(7), [(.integer(7), 0.65), (.integer(1), 0.30)])])
-        #expect(doubtedRow.confidence < 70, "its row has another doubtful number: \(doubtedRow.confidence)")
+        #expect(clears.confidence >= 70, "the clears column pins it: \(clears.confidence)")
+        let doubtfulSaves = (FieldValue.integer(7), [(FieldValue.integer(7), 0.65), (FieldValue.integer(1), 0.30)])
+        let columnOnly = try rangeChose("q2.shots", 10, firstChoice: 70, others: ["q2.saves": doubtfulSaves])
+        #expect(columnOnly.confidence >= 70, "its row has another doubtful number, its column pins it: \(columnOnly.confidence)")
+        let unpinned = try rangeChose("q2.shots", 10, firstChoice: 70, others: [
+            "q2.saves": doubtfulSaves, "q1.shots": (.integer(11), [(.integer(11), 0.6), (.integer(17), 0.35)])])
+        #expect(unpinned.confidence < 70, "its row and its column each have another doubtful number: \(unpinned.confidence)")
         let struck = try rangeChose("q2.shots", 10, firstChoice: 70, note: "a crossed-out or unreadable mark among the digits")
         #expect(struck.confidence == 40, "the reader doubted what it saw")
         // 15 chosen where the row (7 + 3) and the column say 10: the sums break, nothing is confirmed.

@@ -28,8 +28,8 @@ import Foundation
 ///   rule pins either, and both stay flagged (seen on 1 of 200 hand-filled sheets);
 /// - a reading the reader doubted for what it saw (crossed out, much smaller than the rest, outside its
 ///   range, a date or digit string, stray marks set aside: any reading with a note) is never raised —
-///   but for a count the range chose over an out-of-range first choice and nothing else, which two sure
-///   sums may confirm (`holdingSums`).
+///   but for a count the range chose over an out-of-range first choice and nothing else, which a rule
+///   may pin like any doubtful reading.
 /// A value the sums prefer to the one read replaces it when a rule pins it and its confidence with the
 /// sums reaches `minConfidence` (at the least, it must be likelier than the reading as read times
 /// `slipRate`). A reading the network was sure of is replaced only when two sums vouch for the other
@@ -155,16 +155,6 @@ public struct SumCorroboration {
             }.count
         }
 
-        /// The sure sums that hold with field `id` as read. A count the range chose over the network's first
-        /// choice (an 11 whose flagged 1s read 77) was doubted for which number it is, not for what the
-        /// reader saw; two such sums confirm it as they would replace a sure reading
-        /// (`sureReplacementSums`), and one sum, a clears column's, does not. On the thirteen hand-filled
-        /// goalie sets, such counts were right 143 times in 159, and every one of the 16 wrong ones broke a
-        /// sum.
-        func holdingSums(_ id: String) -> Int {
-            sureSums(id).filter { search.holds(values, [$0]) }.count
-        }
-
         var weighed = readings.filter { ruleFields.contains($0.id) }.map { entry in
             guard searched.contains(entry.id), let preferred = value(entry.id, in: best) else { return entry }
             var reading = entry.reading
@@ -184,8 +174,14 @@ public struct SumCorroboration {
                 // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an overtime
                 // nobody played would log one.
                 let pinSize = search.readByTwoSums(entry.id) ? .max : largestOneSumPin
-                let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives, byRulesOfAtMost: pinSize)) && !readerDoubted
-                    || Self.onlyTheRangeChose(reading) && reading.value != .integer(0) && holdingSums(entry.id) >= sureReplacementSums
+                // A count the range chose over an out-of-range first choice (an 11 whose flagged 1s read 77)
+                // was doubted for which number it is, not for what the reader saw: a rule pins it as it
+                // pins any doubtful reading. On the twenty hand-filled eval sets that confirmed 63 such
+                // counts two sure sums had not (their other sum had a doubtful number, or there was one
+                // sum: a clears column), all right; every range-chosen count that was wrong broke a sum.
+                let rangeChoseIt = Self.onlyTheRangeChose(reading) && reading.value != .integer(0)
+                let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives, byRulesOfAtMost: pinSize))
+                    && (!readerDoubted || rangeChoseIt)
                 Self.weigh(&reading, to: confirmed ? withSums : min(alone, withSums))
             } else {
                 if alone < minConfidence || vouchingSums(entry.id, preferred) >= sureReplacementSums,
