@@ -13,7 +13,9 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (11.7%, 8.5%, 2.3%, 9.6%, 32.1% since each group of sums is weighed on its own,
+    /// what eval measures (10.3%, 4.0%, 2.3%, 7.7%, 27.2% since a value filled in on one sum, a 0 or an empty
+    /// box another number explains, and a count the range chose pinned by one rule flag nothing more; 11.7%,
+    /// 8.5%, 2.3%, 9.6%, 32.1% since each group of sums is weighed on its own,
     /// 32.6% for the box scores before, with the 24/48/192-wide network, `statsheet eval DIR --today 2026-11-22`; 13.3%, 12.5%, 3.9%, 15.4%, 39.6% when the floors were set; 18.0%, 17.0%, 3.9%, 15.4%, 39.6% before the
     /// suggestion was filled in and numbers another explains kept their ink's confidence; 18.2%, 18.0%, 4.7%, 15.4%, 39.6% before two
     /// sure sums confirmed a count the range chose) since a 1 written on a box's side is kept
@@ -21,9 +23,9 @@ import Testing
     /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
     /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.13), ("lacrosse-goalie", "handwritten-scan", 8, 0.11),
-                      ("hockey-goalie", "handwritten-phone", 8, 0.05), ("soccer-keeper", "handwritten-phone", 8, 0.13),
-                      ("basketball-box", "handwritten-phone", 6, 0.35)])
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.12), ("lacrosse-goalie", "handwritten-scan", 8, 0.06),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.04), ("soccer-keeper", "handwritten-phone", 8, 0.10),
+                      ("basketball-box", "handwritten-phone", 6, 0.30)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report
