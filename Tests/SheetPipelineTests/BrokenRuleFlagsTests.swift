@@ -103,6 +103,18 @@ import Testing
         }
     }
 
+    /// Two values filled in on one sum's numbers could together balance a sure misread elsewhere in it: the
+    /// column is explained by neither, and every clears number stays flagged.
+    @Test func twoValuesFilledInOnOneSumExplainNothing() throws {
+        let after = Self.apply(misreads: ["q1.clears": 8, "q3.clears": 6], probability: 0.3, fillIn: true)
+        #expect(after["q1.clears"]?.value == .integer(3) && after["q3.clears"]?.value == .integer(5))
+        #expect(after["q1.clears"]?.filledInFromSuggestion == true && after["q3.clears"]?.filledInFromSuggestion == true)
+        for id in ["q2.clears", "q4.clears", "ot.clears", "total.clears"] {
+            let reading = try #require(after[id])
+            #expect(reading.flagged && reading.confidence < 70, "\(id): \(reading.notes)")
+        }
+    }
+
     /// Values filled in must not leave the sheet breaking a rule it kept as read, unflagged: when filling in
     /// only the fillable changes would (here q1.shots, whose row and column hold as read, and a clears
     /// change the network gave too little), nothing is filled in.
