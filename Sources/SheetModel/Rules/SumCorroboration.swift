@@ -171,14 +171,14 @@ public struct SumCorroboration {
             let listed = min(1, reading.alternatives.reduce(0) { $0 + $1.probability })
             let withSums = 100 * listed * posterior(entry.id, preferred)
             if preferred == reading.value {
-                // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an overtime
-                // nobody played would log one.
                 let pinSize = search.readByTwoSums(entry.id) ? .max : largestOneSumPin
                 // A count the range chose over an out-of-range first choice (an 11 whose flagged 1s read 77)
                 // was doubted for which number it is, not for what the reader saw: a rule pins it as it
                 // pins any doubtful reading. On the twenty hand-filled eval sets that confirmed 63 such
                 // counts two sure sums had not (their other sum had a doubtful number, or there was one
                 // sum: a clears column), all right; every range-chosen count that was wrong broke a sum.
+                // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an
+                // overtime nobody played would log one.
                 let rangeChoseIt = Self.onlyTheRangeChose(reading) && reading.value != .integer(0)
                 let confirmed = (alone >= minConfidence || pinned(entry.id, preferred, reading.alternatives, byRulesOfAtMost: pinSize))
                     && (!readerDoubted || rangeChoseIt)

@@ -201,8 +201,8 @@ public final class HandwrittenDigitReader {
     /// listed lay inside), or the range, not the ink, chose it: the network's first choice (`read`, the
     /// ink's values before the range) was a number the range rules out. (Left at its probability given the
     /// range, 90 more values on 525 hand-filled sheets passed unflagged, all right; too few to show that
-    /// such values are right 999 times in 1,000.) Two sums may still confirm a value the range chose
-    /// (`SumCorroboration`).
+    /// such values are right 999 times in 1,000.) A sum that pins it may still confirm a value the range
+    /// chose, as it confirms any doubtful reading (`SumCorroboration`).
     static func rangeDoubt(_ value: FieldValue, confidence: Double, read: [(value: FieldValue, probability: Double)],
                            range: ClosedRange<Int>) -> (confidence: Double, note: String)? {
         let span = "\(range.lowerBound)–\(range.upperBound)"

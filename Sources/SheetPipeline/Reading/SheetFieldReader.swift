@@ -126,8 +126,10 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Handwritten dates, which no sum checks either: the reader already gives them the cube of their
     /// probability (`HandwrittenDigitReader`), but on the twenty-one hand-filled eval sets (1,031 sheets,
     /// `statsheet eval`) dates read at 70–80 were right 50 times in 53 (a year 25 read 26 at 77, a day 08
-    /// read 09 at 77 and at 70), at 80–90 176 in 178, at 90 or more 609 in 610: three of the six wrong
-    /// numbers that passed unflagged were dates under 80. Such a date is held under the review line.
+    /// read 09 at 77 and at 70), at 80–90 176 in 178, at 90 or more 609 in 610: of the eight wrong numbers
+    /// that passed unflagged there, six were dates and three of them under 80. Such a date is held under
+    /// the review line. (Dates at 80–90, 98.9% right, are still short of what 70 or more promises; a line
+    /// at 90 would flag 180 more dates, all but two right.)
     static let handDate = HandwritingDoubt(trusted: 80, earned: 69,
                                            note: "a handwritten date under 80% sure is right about 19 times in 20")
 
