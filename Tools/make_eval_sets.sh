@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 897 sheets,
-# about 80 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,067 sheets,
+# about 95 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
@@ -37,6 +37,10 @@ sets=(
     "2901 lacrosse-goalie 80 2901 phone"
     "2902 basketball-box 10 2902 phone"
     "3001 lacrosse-goalie 60 3001 phone"
+    "3101 lacrosse-goalie 80 3101 phone"
+    "3102 hockey-goalie 40 3102 phone"
+    "3103 basketball-box 10 3103 phone"
+    "3104 soccer-keeper 40 3104 phone"
 )
 for row in "${sets[@]}"; do
     read -r folder template count seed profile <<<"$row"
