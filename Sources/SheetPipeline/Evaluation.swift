@@ -8,9 +8,14 @@ public struct GroundTruth: Sendable, Decodable {
     /// Fields the reader must flag whatever it reads (a crossed-out digit with its correction beside
     /// it): the generator's `expect_flag`.
     public let expectFlag: [String]
+    /// Who filled the sheet in, when the generator says (`Tools/make_test_sheets.py`'s `writer.kind`:
+    /// `sklearn` for scikit-learn's held-out digits, `font` for a handwriting font): the writers differ
+    /// more than the sheets do, so `eval` reports each kind's numbers apart.
+    public let writer: String?
 
     enum CodingKeys: String, CodingKey { case template, fields, generator }
-    enum GeneratorKeys: String, CodingKey { case expectFlag = "expect_flag" }
+    enum GeneratorKeys: String, CodingKey { case expectFlag = "expect_flag", writer }
+    enum WriterKeys: String, CodingKey { case kind }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
@@ -18,6 +23,8 @@ public struct GroundTruth: Sendable, Decodable {
         fields = try c.decode([String: FieldValue].self, forKey: .fields)
         let generator = try? c.nestedContainer(keyedBy: GeneratorKeys.self, forKey: .generator)
         expectFlag = (try? generator?.decodeIfPresent([String].self, forKey: .expectFlag)) ?? []
+        let writer = try? generator?.nestedContainer(keyedBy: WriterKeys.self, forKey: .writer)
+        self.writer = try? writer?.decodeIfPresent(String.self, forKey: .kind)
     }
 
     /// `sheet-007.jpg` → `sheet-007.truth.json`.
@@ -119,6 +126,8 @@ public struct EvaluationReport: Sendable, Encodable {
     public var withTopSuggestion = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]
+    /// Numeric fields per kind of writer (`GroundTruth.writer`), for sheets whose truth names one.
+    public var numericByWriter: [String: Tally] = [:]
     /// Digits written (rows) against digits read (columns), over numeric fields whose reading has as
     /// many digits as the truth; the others are counted in `lengthMismatches`.
     public var confusion: [[Int]] = Array(repeating: Array(repeating: 0, count: 10), count: 10)
@@ -187,6 +196,7 @@ public struct EvaluationReport: Sendable, Encodable {
                     if !Self.matches(asRead, expected, kind: field.kind) { numericMisses += 1 }
                 }
                 numeric.add(right: right, flagged: reading.flagged)
+                if let writer = truth.writer { numericByWriter[writer, default: Tally()].add(right: right, flagged: reading.flagged) }
                 if result.status == .failed {
                     flagCauses[Self.sheetFailed, default: Tally()].add(right: right, flagged: true)
                 } else if let cause = reading.flagCause(line: minConfidence) {

@@ -65,4 +65,32 @@ import Testing
         #expect(failedReport.flagCauses.keys.sorted() == [EvaluationReport.sheetFailed])
         #expect(failedReport.flagCauses[EvaluationReport.sheetFailed]?.fields == failedReport.numeric.fields)
     }
+
+    /// Numbers are tallied per kind of writer when the truth names one (the test-sheet generator's
+    /// `writer.kind`); sheets whose truth names none count only in the totals.
+    @Test func numbersAreTalliedPerKindOfWriter() throws {
+        let template = try Fixtures.lacrosse()
+        func truth(_ writer: String?) throws -> GroundTruth {
+            let generator = writer.map { #", "generator": {"seed": 1, "writer": {"kind": "\#($0)", "pool": "x"}}"# } ?? ""
+            return try JSONDecoder().decode(GroundTruth.self, from: Data(#"""
+                {"template": "lacrosse-goalie", "fields": {"q2.shots": 10, "q2.saves": 7, "q2.goals": 3}\#(generator)}
+                """#.utf8))
+        }
+        #expect(try truth("sklearn").writer == "sklearn" && truth(nil).writer == nil)
+        let result = SheetResult(file: "sheet.jpg", template: template.id, status: .needsReview, fields: [
+            ("q2.shots", FieldReading(value: .integer(70), text: "70", confidence: 60, flagged: true)),
+            ("q2.saves", FieldReading(value: .integer(7), text: "7", confidence: 97)),
+            ("q2.goals", FieldReading(value: .integer(3), text: "3", confidence: 97)),
+        ])
+        var report = EvaluationReport()
+        report.add(result, truth: try truth("sklearn"), template: template)
+        report.add(result, truth: try truth("font"), template: template)
+        report.add(result, truth: try truth(nil), template: template)
+        let sklearn = try #require(report.numericByWriter["sklearn"]), font = try #require(report.numericByWriter["font"])
+        #expect(report.numericByWriter.count == 2)
+        #expect(sklearn == font && sklearn.fields * 3 == report.numeric.fields)
+        // q2.shots, read 70, is the one wrong number (the template's other numbers, missing from the
+        // result, read as nothing, right as the truth leaves them empty, and flagged).
+        #expect(sklearn.fields - sklearn.right == 1 && sklearn.flagged * 3 == report.numeric.flagged && sklearn.silentErrors == 0)
+    }
 }

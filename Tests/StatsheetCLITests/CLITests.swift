@@ -194,6 +194,10 @@ import Testing
             #expect(r.status == 0, "\(r.stderr)")
             let object = try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
             let numeric = try #require(object["numeric"] as? [String: Any])
+            // The committed sheets' truth names their writers: each kind's numbers add up to the whole.
+            let byWriter = try #require(object["numeric_by_writer"] as? [String: [String: Any]])
+            #expect(Set(byWriter.keys) == ["font", "sklearn"])
+            #expect(byWriter.values.compactMap { $0["fields"] as? Int }.reduce(0, +) == numeric["fields"] as? Int)
             return try #require(numeric["accuracy"] as? Double)
         }
         let shipped = try accuracy([])

@@ -70,6 +70,7 @@ struct Eval: ParsableCommand {
         var lines = ["\(r.sheets) sheets, \(r.failedSheets.count) failed to align or load; median \(String(format: "%.1f", r.medianMilliseconds)) ms per sheet"]
         lines.append("fields     count")
         lines.append(row("numeric", r.numeric))
+        for (writer, t) in r.numericByWriter.sorted(by: { $0.key < $1.key }) { lines.append(row("  " + writer, t)) }
         lines.append(row("text", r.text))
         lines.append(row("checkbox", r.checkboxes))
         lines.append("calibration (numeric fields; flagged below \(Int(r.minConfidence))):")
