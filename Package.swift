@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "DigitNet", dependencies: ["COpenBLAS"], exclude: ["Model/testvectors.json"],
                 resources: [.copy("Model/digits-cnn.bin"), .copy("Model/digits-cnn.json")]),
         // Benchmarks (not tests: times are measured, never asserted): the digit network, the suggestion search.
-        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel", "SheetStore", "ReviewUI"]),
+        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel", "SheetPipeline", "SheetStore", "ReviewUI"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
         .target(name: "OCRKit", dependencies: ["CTesseract"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.
