@@ -36,8 +36,9 @@ let package = Package(
         // Weights and metadata are resources; the test vectors beside them are read by the tests only.
         .target(name: "DigitNet", dependencies: ["COpenBLAS"], exclude: ["Model/testvectors.json"],
                 resources: [.copy("Model/digits-cnn.bin"), .copy("Model/digits-cnn.json")]),
-        // Benchmarks (not tests: times are measured, never asserted): the digit network, the suggestion search.
-        .executableTarget(name: "bench", dependencies: ["DigitNet", "SheetModel", "SheetPipeline", "SheetStore", "ReviewUI"]),
+        // Benchmarks (not tests: times are measured, never asserted): the digit network (through the reader's pen
+        // widths, hence SheetPipeline), the suggestion search, the weighing against the sums, the review screen.
+        .executableTarget(name: "bench", dependencies: ["DigitNet", "OCRKit", "SheetModel", "SheetPipeline", "SheetStore", "ReviewUI"]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
         .target(name: "OCRKit", dependencies: ["CTesseract"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.

@@ -244,7 +244,7 @@ public struct EvaluationReport: Sendable, Encodable {
     }
 
     /// A numeric value's digits as written on the sheet: counts without leading zeros, dates MMDDYY.
-    static func digits(_ value: FieldValue) -> String {
+    public static func digits(_ value: FieldValue) -> String {
         switch value {
         case .integer(let n): return String(n)
         case .string(let s):

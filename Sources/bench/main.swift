@@ -1,6 +1,8 @@
 // Benchmarks (times are measured and printed, never asserted):
 //   swift run -c release bench digits [WEIGHTS.bin]    digit network, ms per digit as the reader reads one: a pass
 //                                                      per pen width (default: the shipped weights)
+//   swift run -c release bench digits-on-sheets DIR... digit network, ms per digit written on hand-filled sheets
+//                                                      with truth files (passes counted, each priced at a timed pass)
 //   swift run -c release bench suggest [SCAN.jsonl]                   suggestion search, ms per sheet: a built-in
 //                                                                     sheet, or every sheet with failing rules in
 //                                                                     the output of `statsheet scan --json`
@@ -10,6 +12,7 @@
 // digits, suggest and corroborate print medians of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation
+import OCRKit
 import SheetModel
 import SheetPipeline
 
@@ -37,6 +40,39 @@ func benchDigits(_ weights: String?) throws {
     let t = median { milliseconds { for _ in 0..<1000 { for input in inputs { sink += network.probabilities(input)[3] } } } / 1000 }
     print(String(format: "digit network: median %.3f ms per digit, read at %d pen widths (%.3f ms per pass; rounds %.3f–%.3f; checksum %.3f)",
                  t.median, widths, t.median / Double(widths), t.low, t.high, sink))
+}
+
+/// The network's time per digit written on whole hand-filled sheets: a reader reads a digit at each pen
+/// width, and some marks more than once (a wide one whole and as two halves; a struck-out number and the
+/// correction beside it), so the passes are counted on real sheets and priced at a timed pass.
+func benchDigitsOnSheets(_ folders: [String]) throws {
+    let network = try DigitNetwork.bundled()
+    let library = try TemplateLibrary.load(folders: TemplateLibrary.defaultFolders())
+    let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
+                                  handwritten: HandwrittenDigitReader(network: network), writing: .hand)
+    let scanner = SheetScanner(library: library, options: ScanOptions(writing: .hand), recognizer: reader)
+    var sheets = 0, written = 0
+    for folder in folders {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
+        for name in names where name.hasSuffix(".truth.json") {
+            let image = names.first { $0 != name && $0.hasPrefix(name.dropLast(".truth.json".count) + ".") }
+            let truth = try GroundTruth.load("\(folder)/\(name)")
+            guard let image, let template = library.template(id: truth.template) else { continue }
+            _ = scanner.scan("\(folder)/\(image)")
+            sheets += 1
+            for field in template.fields where [.count, .digits, .date].contains(field.kind) {
+                written += EvaluationReport.digits(truth.fields[field.id] ?? .empty).count
+            }
+        }
+    }
+    let passes = network.passes
+    let input: [Float] = (0..<784).map { i in Float((i * 31) % 17) / 17 }
+    var sink: Float = 0
+    let pass = median { milliseconds { for _ in 0..<1000 { sink += network.probabilities(input)[3] } } / 1000 }
+    let perDigit = Double(passes) / Double(max(1, written))
+    print(String(format: "%d sheets, %d digits written, %d passes of the network: %.2f a digit; %.3f ms a pass (checksum %.3f)",
+                 sheets, written, passes, perDigit, pass.median, sink))
+    print(String(format: "digit network: %.3f ms per digit written", perDigit * pass.median))
 }
 
 /// The lacrosse goalie template, from the repository's Templates folder.
@@ -120,6 +156,9 @@ func benchCorroborate(scanOutput: String) throws {
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "digits": try benchDigits(arguments.dropFirst().first)
+case "digits-on-sheets":
+    guard arguments.count > 1 else { print("usage: bench digits-on-sheets DIR..."); exit(64) }
+    try benchDigitsOnSheets(Array(arguments.dropFirst()))
 case "suggest":
     if let file = arguments.dropFirst().first { try benchSuggest(scanOutput: file) } else { try benchSuggest() }
 case "corroborate":
@@ -127,6 +166,6 @@ case "corroborate":
     try benchCorroborate(scanOutput: file)
 case "review-redraw": try await benchReviewRedraw()
 default:
-    print("usage: bench digits [weights.bin] | bench suggest [scan.jsonl] | bench corroborate scan.jsonl | bench review-redraw")
+    print("usage: bench digits [weights.bin] | bench digits-on-sheets DIR... | bench suggest [scan.jsonl] | bench corroborate scan.jsonl | bench review-redraw")
     exit(64)
 }

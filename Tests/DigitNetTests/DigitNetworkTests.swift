@@ -92,6 +92,15 @@ import Testing
         for (a, b) in zip(fast, plain) { #expect(abs(a - b) < 1e-4, "\(fast) vs \(plain)") }
     }
 
+    /// `bench digits-on-sheets` prices a sheet by the passes the network counts.
+    @Test func eachInputReadIsCountedAsAPass() throws {
+        let network = try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 2, widths: Self.narrowWidths)), temperature: 1,
+                                       widths: Self.narrowWidths)
+        #expect(network.passes == 0)
+        for _ in 0..<3 { _ = network.probabilities([Float](repeating: 0.5, count: 784)) }
+        #expect(network.passes == 3)
+    }
+
     @Test func wrongSizedWeightsAreRefused() {
         let shipped = Self.layerSizes(Self.shippedWidths).reduce(0, +) * 4
         #expect(throws: DigitNetworkError.wrongSize(expected: shipped, found: 400)) {
