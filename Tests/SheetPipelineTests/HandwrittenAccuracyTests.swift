@@ -13,7 +13,8 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (11.0%, 4.5%, 3.1%, 7.7%, 27.7% since dates under 80 and marks as wide as two
+    /// what eval measures (10.8%, 4.5%, 3.1%, 7.7%, 27.7% since each digit is read at two pen widths, not
+    /// three; 11.0%, 4.5%, 3.1%, 7.7%, 27.7% since dates under 80 and marks as wide as two
     /// digits read as one where no sum checks are flagged; 10.3%, 4.0%, 2.3%,
     /// 7.7%, 27.2% since a value filled in on one sum, a 0 or an empty box another number explains, and a
     /// count the range chose pinned by one rule flag nothing more; 11.7%,

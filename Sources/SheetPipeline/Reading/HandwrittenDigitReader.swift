@@ -21,11 +21,12 @@ public final class HandwrittenDigitReader {
     public var strikes: StrikeThrough? = StrikeThrough()
     /// Strokes thinner than these shares of the character's height are thickened before classification:
     /// the network learnt from MNIST, whose strokes are about an eighth of the digit's height, while a
-    /// ballpoint line in a 30-point box is a thirtieth. Two widths, not three: with 0.12 between them the
-    /// twenty-four hand-filled sets read as many numbers right and flagged as many (README), and each
-    /// width is a pass of the network that a digit's millisecond must pay for.
+    /// ballpoint line in a 30-point box is a thirtieth. Two widths, not three: without 0.12 between them
+    /// the twenty-four hand-filled sets read about as many numbers right and flag about as many (README,
+    /// 2026-11-25); each width is a pass of the network, and three overran the 1 ms a digit may take.
     public var strokeShares = [0.09, 0.15]
-    /// The one width `quick` reads at.
+    /// The one width `quick` reads at when checking printed numbers: the middle of the three widths read
+    /// before, kept so printed sheets read as they did.
     public var quickStrokeShare = 0.12
     /// The most alternatives a field carries (the value read included).
     public var alternativeCount = 6
