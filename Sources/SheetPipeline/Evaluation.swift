@@ -32,6 +32,11 @@ public struct GroundTruth: Sendable, Decodable {
         ((image as NSString).deletingPathExtension) + ".truth.json"
     }
 
+    /// The images in `paths` (folders searched as `ImageFiles.expand` does) that have a truth file beside them.
+    public static func images(in paths: [String]) -> [String] {
+        ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: path(forImage: $0)) }
+    }
+
     public static func load(_ path: String) throws -> GroundTruth {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw CocoaError(.fileReadNoSuchFile, userInfo: [NSFilePathErrorKey: path])

@@ -35,7 +35,7 @@ struct Eval: ParsableCommand {
 
     func run() throws {
         let library = try templates.library()
-        let images = ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: GroundTruth.path(forImage: $0)) }
+        let images = GroundTruth.images(in: paths)
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
         var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
         options.digitNetwork = digitNetwork

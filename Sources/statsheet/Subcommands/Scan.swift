@@ -157,24 +157,6 @@ struct Scan: AsyncParsableCommand {
     }
 }
 
-/// Expands folders into the image files inside them.
-enum ImageFiles {
-    static let extensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "webp"]
-
-    /// Files are kept as given (even with other extensions, so their error is reported); folders are
-    /// searched recursively for image extensions, sorted by path.
-    static func expand(_ paths: [String]) -> [String] {
-        paths.flatMap { path -> [String] in
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), isDirectory.boolValue else { return [path] }
-            let found = FileManager.default.enumerator(atPath: path)?.compactMap { $0 as? String } ?? []
-            return found.filter { extensions.contains(($0 as NSString).pathExtension.lowercased()) }
-                .sorted()
-                .map { (path as NSString).appendingPathComponent($0) }
-        }
-    }
-}
-
 enum LogSetup {
     /// swift-log to stderr: warnings by default, everything with --verbose.
     static func bootstrap(verbose: Bool) {
