@@ -29,17 +29,28 @@ func milliseconds(_ body: () -> Void) -> Double {
     return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
 }
 
+/// `count` made-up 28×28 inputs, different from each other (the network's cost does not depend on the pixels).
+func digitInputs(_ count: Int) -> [[Float]] {
+    (0..<count).map { w in (0..<784).map { i in Float((i * 31 + w * 7) % 17) / 17 } }
+}
+
+/// Milliseconds for the network to read each of `inputs` once: the median of 7 rounds of 1,000, with the
+/// rounds' range and a checksum that keeps the work from being optimised away.
+func readingTime(_ network: DigitNetwork, _ inputs: [[Float]]) -> (median: Double, low: Double, high: Double, checksum: Float) {
+    var sink: Float = 0
+    let t = median { milliseconds { for _ in 0..<1000 { for input in inputs { sink += network.probabilities(input)[3] } } } / 1000 }
+    return (t.median, t.low, t.high, sink)
+}
+
 func benchDigits(_ weights: String?) throws {
     // The shipped weights unless another file is named.
     let network = try weights.map { try DigitNetwork(contentsOf: URL(fileURLWithPath: $0)) } ?? DigitNetwork.bundled()
     // The reader reads each character at several pen widths, a pass of the network each: that is what
     // one handwritten digit costs.
     let widths = HandwrittenDigitReader(network: network).strokeShares.count
-    let inputs: [[Float]] = (0..<widths).map { w in (0..<784).map { i in Float((i * 31 + w * 7) % 17) / 17 } }
-    var sink: Float = 0
-    let t = median { milliseconds { for _ in 0..<1000 { for input in inputs { sink += network.probabilities(input)[3] } } } / 1000 }
+    let t = readingTime(network, digitInputs(widths))
     print(String(format: "digit network: median %.3f ms per digit, read at %d pen widths (%.3f ms per pass; rounds %.3f–%.3f; checksum %.3f)",
-                 t.median, widths, t.median / Double(widths), t.low, t.high, sink))
+                 t.median, widths, t.median / Double(widths), t.low, t.high, t.checksum))
 }
 
 /// The network's time per digit written on whole hand-filled sheets: a reader reads a digit at each pen
@@ -52,26 +63,21 @@ func benchDigitsOnSheets(_ folders: [String]) throws {
                                   handwritten: HandwrittenDigitReader(network: network), writing: .hand)
     let scanner = SheetScanner(library: library, options: ScanOptions(writing: .hand), recognizer: reader)
     var sheets = 0, written = 0
-    for folder in folders {
-        let names = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
-        for name in names where name.hasSuffix(".truth.json") {
-            let image = names.first { $0 != name && $0.hasPrefix(name.dropLast(".truth.json".count) + ".") }
-            let truth = try GroundTruth.load("\(folder)/\(name)")
-            guard let image, let template = library.template(id: truth.template) else { continue }
-            _ = scanner.scan("\(folder)/\(image)")
-            sheets += 1
-            for field in template.fields where [.count, .digits, .date].contains(field.kind) {
-                written += EvaluationReport.digits(truth.fields[field.id] ?? .empty).count
-            }
+    for image in GroundTruth.images(in: folders) {
+        let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
+        guard let template = library.template(id: truth.template) else { continue }
+        _ = scanner.scan(image)
+        sheets += 1
+        // The fields the digit network reads, as `EvaluationReport` counts their digits.
+        for field in template.fields where [.count, .digits, .date].contains(field.kind) {
+            written += EvaluationReport.digits(truth.fields[field.id] ?? .empty).count
         }
     }
     let passes = network.passes
-    let input: [Float] = (0..<784).map { i in Float((i * 31) % 17) / 17 }
-    var sink: Float = 0
-    let pass = median { milliseconds { for _ in 0..<1000 { sink += network.probabilities(input)[3] } } / 1000 }
+    let pass = readingTime(network, digitInputs(1))
     let perDigit = Double(passes) / Double(max(1, written))
     print(String(format: "%d sheets, %d digits written, %d passes of the network: %.2f a digit; %.3f ms a pass (checksum %.3f)",
-                 sheets, written, passes, perDigit, pass.median, sink))
+                 sheets, written, passes, perDigit, pass.median, pass.checksum))
     print(String(format: "digit network: %.3f ms per digit written", perDigit * pass.median))
 }
 
