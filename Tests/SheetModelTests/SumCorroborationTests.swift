@@ -115,12 +115,13 @@ import Testing
     }
 
     @Test func aNumberAValueFromOneSumWasMadeToBalanceStaysFlagged() throws {
-        // 0 clears written in q2, read 5 at 0.99; the total 19 read at 0.60, 24 at 0.30. The clears column
-        // alone takes the total to 24 (wrong, and flagged). It then adds up, so it flags nothing itself:
-        // its other numbers, the misread among them, must stay flagged.
+        // 0 clears written in q2, read 5 at 0.99; the total 19 read at 0.60, then 14 at 0.25 and 24 at 0.15.
+        // The clears column alone takes the total to 24 (wrong, and flagged), the network's third choice.
+        // It then adds up, so it flags nothing itself: its other numbers, the misread among them, must stay
+        // flagged.
         let r = Self.corroborate([
             "q2.clears": (.integer(5), [(.integer(5), 0.99), (.integer(0), 0.005)]),
-            "total.clears": (.integer(19), [(.integer(19), 0.60), (.integer(24), 0.30), (.integer(14), 0.05)]),
+            "total.clears": (.integer(19), [(.integer(19), 0.60), (.integer(14), 0.25), (.integer(24), 0.15)]),
         ])
         let total = try #require(r["total.clears"])
         #expect(total.value == .integer(24) && total.flagged)
@@ -133,12 +134,39 @@ import Testing
         }
     }
 
-    @Test func aNumberAnotherSureSumConfirmsIsNotFlaggedForAValueFromOneSum() throws {
-        // q2.shots 70 (0.60) / 10 (0.38) read as 10 from its row; total.shots was doubtful, so only the
-        // row vouches for 10. The row's saves and goals are each confirmed by their own sure column; the
-        // other quarters' shots by their rows; the doubtful total by nothing, so it alone stays flagged.
+    @Test func aValueFromOneSumThatWasTheNetworksSecondChoiceExplainsTheSum() throws {
+        // The clears read sure add up to 24; the total read 19 at 0.60 and 24 at 0.30, so the column
+        // chooses 24. For one of the sure numbers to be the misread instead, the network's runner-up would
+        // have to be worth it exactly: they keep their confidence, and say why their sum once broke.
         let r = Self.corroborate([
-            "q2.shots": (.integer(70), [(.integer(70), 0.60), (.integer(10), 0.38), (.integer(16), 0.02)]),
+            "q2.clears": (.integer(5), [(.integer(5), 0.99), (.integer(0), 0.005)]),
+            "total.clears": (.integer(19), [(.integer(19), 0.60), (.integer(24), 0.30), (.integer(14), 0.05)]),
+        ])
+        let total = try #require(r["total.clears"])
+        #expect(total.value == .integer(24) && total.flagged, "the value the sums chose is still a person's to confirm")
+        for row in ["q1", "q2", "q3", "q4", "ot"] {
+            let clears = try #require(r["\(row).clears"])
+            #expect(!clears.flagged, "\(row).clears")
+            #expect(clears.confidence >= 70, "\(row).clears \(clears.confidence)")
+            #expect(clears.notes.contains("in clears.periods-sum, which the value the sums chose for total.clears, its digits' second choice, mends"))
+        }
+        // A runner-up the network gave under 0.1 explains nothing, though the column still chooses it.
+        let thin = Self.corroborate([
+            "q2.clears": (.integer(5), [(.integer(5), 0.99), (.integer(0), 0.005)]),
+            "total.clears": (.integer(19), [(.integer(19), 0.50), (.integer(24), 0.09), (.integer(14), 0.08), (.integer(18), 0.08),
+                                            (.integer(13), 0.08), (.integer(17), 0.08)]),
+        ], confidence: ["total.clears": 50])
+        #expect(thin["total.clears"]?.value == .integer(24))
+        #expect(thin["q1.clears"]?.flagged == true)
+    }
+
+    @Test func aNumberAnotherSureSumConfirmsIsNotFlaggedForAValueFromOneSum() throws {
+        // q2.shots 70 (0.50) / 76 (0.26) / 10 (0.22) read as 10 from its row; total.shots was doubtful, so
+        // only the row vouches for 10, and the network's third choice explains nothing. The row's saves and
+        // goals are each confirmed by their own sure column; the other quarters' shots by their rows; the
+        // doubtful total by nothing, so it alone stays flagged.
+        let r = Self.corroborate([
+            "q2.shots": (.integer(70), [(.integer(70), 0.50), (.integer(76), 0.26), (.integer(10), 0.22)]),
             "total.shots": (.integer(45), [(.integer(45), 0.65), (.integer(48), 0.30)]),
         ])
         #expect(r["q2.shots"]?.value == .integer(10))

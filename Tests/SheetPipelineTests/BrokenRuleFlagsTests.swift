@@ -159,9 +159,11 @@ import Testing
     /// the sums choose 1 for q4 (the digits barely preferred 7), and q3's 7, read 84% sure, breaks its
     /// row and the goals column. The scan fills in q3's 1 from the suggestion, flagged, and keeps the
     /// rules the ink broke. The sure numbers of q3's row and the goals total are unflagged: the
-    /// filled-in 1 mends their rules. A value the sums chose explains nothing, so the numbers whose sum
-    /// holds only with one (q4's saves; q1's and q2's goals) stay flagged. (Read at three pen widths,
-    /// before 2026-11-25, q1's goals read 07 too and the sums chose its 1 as well.)
+    /// filled-in 1 mends their rules. q4's row holds with the 1 the sums chose, the digits' second choice,
+    /// so q4's saves are unflagged too (`SumCorroboration.secondChoiceExplains`); the goals column does not
+    /// hold with that 1 alone, so the numbers of the column it was chosen for (q1's and q2's goals) stay
+    /// flagged. (Read at three pen widths, before 2026-11-25, q1's goals read 07 too and the sums chose
+    /// its 1 as well.)
     @Test func aHandFilledSheetGetsItsSuggestionFilledIn() throws {
         var options = ScanOptions(writing: .hand, today: RuleEvaluator.parseDate("2026-11-23")!)
         options.minConfidence = Self.line
@@ -178,11 +180,12 @@ import Testing
         #expect(filledIn.filledInFromSuggestion && filledIn.confidence < 70, "\(filledIn.notes)")
         let chosen = try #require(result.reading("q4.goals"))
         #expect(SumCorroboration.readFromSums(chosen) && !chosen.filledInFromSuggestion, "q4.goals: \(chosen.notes)")
-        for id in ["q3.shots", "q3.saves", "total.goals", "q1.shots", "q1.saves", "q4.shots", "q2.clears"] {
+        for id in ["q3.shots", "q3.saves", "total.goals", "q1.shots", "q1.saves", "q4.shots", "q4.saves", "q2.clears"] {
             let reading = try #require(result.reading(id))
             #expect(!reading.flagged && reading.confidence >= 70, "\(id): \(reading.notes)")
         }
-        for id in ["q4.saves", "q1.goals", "q2.goals"] {
+        #expect(try #require(result.reading("q4.saves")).notes.contains { $0.contains("its digits' second choice, mends") })
+        for id in ["q1.goals", "q2.goals"] {
             #expect(try #require(result.reading(id)).flagged, "\(id) is in a sum only the sums' choice mends")
         }
         // The values stored break no rule.
