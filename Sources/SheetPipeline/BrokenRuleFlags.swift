@@ -16,8 +16,10 @@ import SheetModel
 ///   `FieldReading.fillIn`): the reviewer finds the likeliest numbers in place and confirms them
 ///   (`ReviewSession` asks before approving a value the ink did not give). A rule those values make hold
 ///   is explained by them. That includes a number only one sum reads (a clears column, a box score's
-///   rebounds), filled in only when the network itself gave the value 0.1 or more: the sum alone cannot
-///   say which of its numbers is wrong, but the network's second choice matching the break exactly can.
+///   rebounds), filled in only when the network itself gave the value 0.05 or more
+///   (`SuggestionSearch.oneSumFillProbability`; 0.1 when the counts below were taken): the sum alone
+///   cannot say which of its numbers is wrong, but the network's second choice matching the break
+///   exactly can.
 ///   For a sure number elsewhere in the sum to be the real misread, the filled-in number would have to
 ///   hold a likely second reading worth exactly that misread. On the twenty hand-filled eval sets (28,185
 ///   numbers) 42 such sums were mended by one number each: the value filled in was right in all 42, and

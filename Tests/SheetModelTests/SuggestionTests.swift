@@ -244,14 +244,14 @@ import Testing
 
     /// A scan fills in the changes to numbers two sums read, whatever the network gave them; one sum says
     /// one of its numbers is wrong, not which, so a clears number (its column alone) is filled in only when
-    /// the network gave the value 0.1 or more itself, never when the sums alone demand it.
+    /// the network gave the value 0.05 or more itself, never when the sums alone demand it.
     @Test func numbersTwoSumsReadAreFilledInAndOneSumsOnlyWhenTheNetworkGaveTheValue() {
         let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
         let suggestion = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
             .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.01),
             .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.02, demandedByRules: true),
-            .init(field: "q3.clears", from: .integer(4), to: .integer(9), probability: 0.12),
-            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.09),
+            .init(field: "q3.clears", from: .integer(4), to: .integer(9), probability: 0.06),
+            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.04),
             .init(field: "total.clears", from: .integer(40), to: .integer(41), probability: 0.3, demandedByRules: true),
             .init(field: "ot.shots", from: .integer(0), to: .empty, probability: 0.3),
         ])

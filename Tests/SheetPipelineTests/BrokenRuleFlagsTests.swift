@@ -83,11 +83,11 @@ import Testing
     }
 
     /// A clears number is in one sum: its column says one of its numbers is wrong, not which. It is filled
-    /// in only when the network gave the value 0.1 or more, and then it explains its column: the network's
+    /// in only when the network gave the value 0.05 or more, and then it explains its column: the network's
     /// own second choice mends the break exactly, so the column's sure numbers keep their ink's confidence.
-    /// Under 0.1 nothing is filled in and every clears number stays flagged.
+    /// Under 0.05 nothing is filled in and every clears number stays flagged.
     @Test func aNumberInOneSumIsFilledInAndExplainsItsSumOnlyWhenTheNetworkGaveTheValue() throws {
-        let doubtful = Self.apply(misreads: ["q4.clears": 17], probability: 0.05, fillIn: true)
+        let doubtful = Self.apply(misreads: ["q4.clears": 17], probability: 0.04, fillIn: true)
         #expect(doubtful.values.filter(\.filledInFromSuggestion).isEmpty)
         for id in ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"] {
             #expect(doubtful[id]?.flagged == true && doubtful[id]!.confidence < 70, "\(id)")
@@ -122,7 +122,7 @@ import Testing
         let s = Self.sheet(misreads: ["q2.saves": 17])
         let suggestion = Suggestion(probability: 0.01, relativeToRead: 0.01, changes: [
             .init(field: "q1.shots", from: .integer(11), to: .integer(12), probability: 0.3),
-            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.05),
+            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.04),
         ])
         let flags = BrokenRuleFlags(search: SuggestionSearch(template: Self.template), rules: ParsedRules(Self.template), line: Self.line, today: Date())
         let values = Dictionary(uniqueKeysWithValues: s.fields.map { ($0.id, $0.reading.value) })
