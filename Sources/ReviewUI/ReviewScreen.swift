@@ -106,6 +106,8 @@ public enum ReviewScreen {
         if let s = state.suggestion {
             let changes = s.changes.map { "\($0.field) \($0.from)→\($0.to)" }.joined(separator: ", ")
             lines.append(("sugg.  \(changes)", .good))
+            // A suggestion that mends only some broken rules says which it leaves (`SuggestionOutcome.partial`).
+            if let note = state.suggestionNote { lines.append(("       \(note)", .dim)) }
         } else if let note = state.suggestionNote {
             lines.append(("sugg.  none: \(note)", .dim))
         }
@@ -200,7 +202,7 @@ public enum ReviewScreen {
         "  ← →  h l     previous / next sheet (skipping leaves a sheet in the queue)",
         "  Enter        accept the field as read (recorded)",
         "  e            type a new value; '-' or nothing empties it; '12 # smudge' adds a note",
-        "  s            take the suggestion: alternatives under which every rule holds",
+        "  s            take the suggestion: the likeliest alternatives that mend the broken rules",
         "  u            undo the last change on this sheet (kept on record as undone)",
         "  a            approve: the game log takes the corrected values; failing rules, or",
         "               unconfirmed numbers the sums chose or filled in, need a reason (recorded)",

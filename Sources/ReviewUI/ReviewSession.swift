@@ -174,13 +174,26 @@ public final class ReviewSession {
         // hand-filled sheet with many doubtful digits) is not run again on the way to the screen.
         if !review.corrections.contains(where: \.isLive) {
             state.suggestion = review.suggestions.first { !$0.changes.isEmpty }
-            if state.suggestion == nil { state.suggestionNote = "none found at scan time" }
+            if let suggestion = state.suggestion {
+                // A suggestion that mends only some broken rules (`SuggestionOutcome.partial`) names the rest.
+                var values = review.values
+                for change in suggestion.changes { values[change.field] = change.to }
+                let left = RuleCheck(template: template, rules: rules, values: values).failures().map(\.rule)
+                if !left.isEmpty { state.suggestionNote = Self.beyondRepairNote(left) }
+            } else {
+                state.suggestionNote = "none found at scan time"
+            }
             return
         }
         // After a change the search runs again, but after the screen is drawn (`searchSuggestion`):
         // on a hand-filled sheet with many doubtful digits it can take longer than a redraw should.
         state.suggestionNote = "searching…"
         suggestionPending = true
+    }
+
+    /// The rules a suggestion leaves failing, shown under it: no plausible alternatives satisfy them.
+    static func beyondRepairNote(_ rules: [String]) -> String {
+        "\(rules.joined(separator: ", ")): no fix found"
     }
 
     /// True when a change left the suggestion to be searched for again.
@@ -210,6 +223,9 @@ public final class ReviewSession {
         state.suggestionNote = nil
         switch search.search(readings) {
         case .suggestion(let s) where !s.changes.isEmpty: state.suggestion = s
+        case .partial(let s, let beyondRepair) where !s.changes.isEmpty:
+            state.suggestion = s
+            state.suggestionNote = Self.beyondRepairNote(beyondRepair)
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
         default: state.suggestionNote = "none"
         }

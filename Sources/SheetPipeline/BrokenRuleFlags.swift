@@ -54,8 +54,11 @@ struct BrokenRuleFlags {
     ///   - failures: the rules `fields`' values break.
     ///   - fillIn: whether the suggestion's fillable values are filled in (handwriting:
     ///     `SuggestionSearch.fillableChanges`).
+    ///   - beyondRepair: the failing rules no repair mends (`SuggestionOutcome.partial`). The sheet then
+    ///     holds a sure misread the network offered nothing for, so a value filled in on a number one sum
+    ///     reads explains nothing: the sum's sure numbers may hold another.
     func apply(to fields: inout [(id: String, reading: FieldReading)], read: [FieldReading], weighed: [FieldReading],
-               failures: [RuleFailure], suggestion: Suggestion?, fillIn: Bool) {
+               failures: [RuleFailure], suggestion: Suggestion?, fillIn: Bool, beyondRepair: [String] = []) {
         let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
         let suspects = search.soleSuspects(values, failing: failures.map(\.rule), likeliestRepair: suggestion)
         let filled = fillIn ? fillable(suggestion, values: values, failures: failures) : []
@@ -73,8 +76,11 @@ struct BrokenRuleFlags {
             let mending = holdFilledIn.contains(failure.rule) ? Set(filled.map(\.field)).intersection(failure.fields) : []
             // Two values filled in on numbers no second sum reads can together balance a sure misread
             // elsewhere in their sum (+5 and +1 against a total read 6 over): such a sum is explained by
-            // nothing. One such value would have to match the misread on its own.
-            let by = mending.filter { !search.readByTwoSums($0) }.count > 1 ? [] : mending
+            // nothing. One such value would have to match the misread on its own — which it did, once,
+            // on a sheet whose other column no repair mended (an assists 6 whose runner-up 1 balanced a 2
+            // read 7 at 0.99), so on such a sheet it explains nothing either.
+            let oneSum = mending.filter { !search.readByTwoSums($0) }.count
+            let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
         for i in fields.indices {

@@ -149,10 +149,14 @@ public final class SheetScanner {
                 }
                 outcome = search.search(ownConfidence)
             }
-            let suggestion: Suggestion? = if case .suggestion(let s) = outcome { s } else { nil }
+            let suggestion: Suggestion? = switch outcome {
+            case .suggestion(let s), .partial(let s, _): s
+            case .consistent, .inconsistent, .noAlternatives, nil: nil
+            }
+            let beyondRepair = if case .partial(_, let rules) = outcome { rules } else { [String]() }
             BrokenRuleFlags(search: search, rules: rules, line: options.minConfidence, today: options.today)
                 .apply(to: &fields, read: read.map(\.reading), weighed: weighed.map(\.reading), failures: failures,
-                       suggestion: suggestion, fillIn: recognized.writing == .hand)
+                       suggestion: suggestion, fillIn: recognized.writing == .hand, beyondRepair: beyondRepair)
             // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
             // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
@@ -162,6 +166,9 @@ public final class SheetScanner {
             result.ruleFailures = failures
             switch outcome {
             case .suggestion(let suggestion): result.suggestions = [suggestion]
+            case .partial(let suggestion, let beyondRepair):
+                result.suggestions = [suggestion]
+                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies \(beyondRepair.joined(separator: ", ")): the sheet itself may be inconsistent there; the suggestion mends the other rules"
             case .inconsistent:
                 result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
             case .consistent, .noAlternatives, nil: break

@@ -17,7 +17,9 @@ import Testing
 
     /// A sheet whose q2.saves was read 10 (alternative 16) against 17 shots and 1 goal: two rules fail
     /// and the suggestion is 16.
-    static func misreadSheet() -> NewSheet {
+    /// - Parameter clearsBeyondRepair: q1's clears read 8, sure and with nothing else offered, where 7
+    ///   adds up: a column no repair mends beside the saves the suggestion does.
+    static func misreadSheet(clearsBeyondRepair: Bool = false) -> NewSheet {
         let quarters = [[7, 6, 1, 9], [17, 16, 1, 12], [19, 10, 9, 6], [15, 10, 5, 4]]
         let columns = ["shots", "saves", "goals", "clears"]
         var values: [String: FieldValue] = ["athlete": .string("Quinn Walker"), "date": .string("2026-04-11"),
@@ -30,8 +32,10 @@ import Testing
             values["total.\(column)"] = .integer(quarters.map { $0[c] }.reduce(0, +))
         }
         values["q2.saves"] = .integer(10)
+        if clearsBeyondRepair { values["q1.clears"] = .integer(8) }
         let fields = template.fields.map { spec -> (id: String, reading: FieldReading) in
-            var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id]?.description ?? "", confidence: 97)
+            var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id]?.description ?? "",
+                                       confidence: clearsBeyondRepair && spec.id == "q1.clears" ? 100 : 97)
             if spec.id == "q2.saves" {
                 reading = FieldReading(value: .integer(10), text: "10", confidence: 41, flagged: true, notes: ["in failing rule q2.balance"])
                 reading.alternatives = [Alternative(value: .integer(10), probability: 0.6), Alternative(value: .integer(16), probability: 0.35)]
@@ -42,7 +46,10 @@ import Testing
         var result = SheetResult(file: "/sheets/misread.png", template: template.id, templateVersion: template.version,
                                  status: .needsReview, fields: fields, milliseconds: 100)
         result.ruleFailures = RuleCheck(template: template, values: Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })).failures()
-        if case .suggestion(let suggestion) = SuggestionSearch(template: template).search(fields) { result.suggestions = [suggestion] }
+        switch SuggestionSearch(template: template).search(fields) {
+        case .suggestion(let suggestion), .partial(let suggestion, _): result.suggestions = [suggestion]
+        default: break
+        }
         return NewSheet(sha256: String(repeating: "ab", count: 32), path: result.file, scannedAt: Date(timeIntervalSince1970: 1_790_000_000),
                         result: result, fields: template.fields, gameLog: template.gameLog!.draft(from: values))
     }
@@ -92,6 +99,21 @@ import Testing
             #expect(Set(s.state.failures.map(\.rule)) == ["q2.balance", "saves.periods-sum"])
             #expect(s.state.suggestion?.changes.map(\.to) == [.integer(16)])
             #expect(s.state.image?.width == 72)
+        }
+    }
+
+    /// A suggestion that mends the saves but not the clears column is offered, and the screen says which
+    /// rule it leaves; taking it leaves that rule failing.
+    @Test func aSuggestionThatMendsSomeRulesNamesTheRest() async throws {
+        try await Self.withStore(Self.misreadSheet(clearsBeyondRepair: true)) { path in
+            let s = try await Self.session(path, reviewer: "ann")
+            #expect(s.state.suggestion?.changes.map(\.field) == ["q2.saves"])
+            #expect(s.state.suggestionNote == "clears.periods-sum: no fix found")
+            let rows = (0..<24).map(ReviewScreen.render(s.state, width: 80, height: 24, color: false).text(row:))
+            #expect(rows.contains { $0.contains("sugg.  q2.saves 10→16") })
+            #expect(rows.contains { $0.contains("clears.periods-sum: no fix found") }, "\(rows.joined(separator: "\n"))")
+            try await Self.type("s", into: s)
+            #expect(s.state.failures.map(\.rule) == ["clears.periods-sum"])
         }
     }
 

@@ -38,11 +38,12 @@ import Testing
         return (read, weighed, fields, failures, Suggestion(probability: 0.04, relativeToRead: 0.05, changes: changes))
     }
 
-    static func apply(misreads: [String: Int], probability: Double = 0.2, fillIn: Bool) -> [String: FieldReading] {
+    static func apply(misreads: [String: Int], probability: Double = 0.2, fillIn: Bool, beyondRepair: [String] = []) -> [String: FieldReading] {
         let s = sheet(misreads: misreads, probability: probability)
         var fields = s.fields
         BrokenRuleFlags(search: SuggestionSearch(template: template), rules: ParsedRules(template), line: line, today: Date())
-            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn)
+            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn,
+                   beyondRepair: beyondRepair)
         return Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
     }
 
@@ -100,6 +101,13 @@ import Testing
             let reading = try #require(likely[id])
             #expect(!reading.flagged && reading.confidence == 97, "\(id): \(reading.notes)")
             #expect(reading.notes == ["in failing rule clears.periods-sum, which the suggestion filled in for q4.clears mends"], "\(id)")
+        }
+        // On a sheet where another sum is beyond repair (a sure misread the network offered nothing for),
+        // the value is still filled in, but explains nothing: the column's sure numbers may hold another.
+        let elsewhere = Self.apply(misreads: ["q4.clears": 17], probability: 0.3, fillIn: true, beyondRepair: ["saves.periods-sum"])
+        #expect(elsewhere["q4.clears"]?.value == .integer(11) && elsewhere["q4.clears"]?.filledInFromSuggestion == true)
+        for id in ["q1.clears", "q2.clears", "q3.clears", "ot.clears", "total.clears"] {
+            #expect(elsewhere[id]?.flagged == true && elsewhere[id]!.confidence < 70, "\(id)")
         }
     }
 

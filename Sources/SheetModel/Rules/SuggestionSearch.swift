@@ -1,6 +1,7 @@
 import Foundation
 
-/// A set of other readings under which every rule holds: drawn from the recognizers' alternatives, or,
+/// A set of other readings under which every rule holds (every rule of the groups it mends, when another
+/// group is beyond repair: `SuggestionOutcome.partial`): drawn from the recognizers' alternatives, or,
 /// for one field, the value the sheet's sums demand when no alternative mends them. Offered to a person;
 /// on handwriting the scan fills some of its values in, flagged (`fillableChanges`).
 public struct Suggestion: Sendable, Equatable, Codable {
@@ -34,6 +35,10 @@ public enum SuggestionOutcome: Sendable, Equatable {
     case consistent
     /// The most probable set of other readings that satisfies every rule.
     case suggestion(Suggestion)
+    /// Some groups of rules (`SuggestionSearch.groups`) mend and others are beyond repair: the repairs of
+    /// the ones that mend, and the failing rules of the others. The groups share no field, so one the
+    /// paper breaks says nothing of how another was misread.
+    case partial(Suggestion, beyondRepair: [String])
     /// No plausible combination satisfies the rules: the paper itself is inconsistent (or misread beyond
     /// what one field's repair can explain). Nothing is suggested.
     case inconsistent
@@ -129,20 +134,28 @@ public struct SuggestionSearch {
     public func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
         let values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
         // Each group with a failing rule is mended on its own (`groups(of:)`); the suggestion is their
-        // repairs together. One group the paper breaks beyond repair leaves the sheet inconsistent.
+        // repairs together. A group the paper breaks beyond repair is left to the person, and the others'
+        // repairs are still suggested (`partial`): it once made the whole sheet inconsistent, and then
+        // nothing was filled in on the sheet's other columns either (a box score's rebounds, mendable by
+        // the network's second choice, stayed misread beside a steals column no alternative mended).
         // A group whose failing rules read nothing that could change (a context box left unticked, a number
         // a person confirmed) is left to the person, as long as another group can be mended.
         let broken = groups.filter { !holds(values, $0) }
         guard !broken.isEmpty else { return .consistent }
         let outcomes = broken.map { search(readings, values: values, under: $0) }
-        if outcomes.contains(.noneFound) { return .inconsistent }
         let repairs = outcomes.compactMap { outcome -> Suggestion? in
             if case .repair(let repair) = outcome { return repair } else { return nil }
         }
-        guard !repairs.isEmpty else { return outcomes.contains(.unmendable) ? .inconsistent : .noAlternatives }
-        return .suggestion(Suggestion(probability: repairs.reduce(1) { $0 * $1.probability },
-                                      relativeToRead: repairs.reduce(1) { $0 * $1.relativeToRead },
-                                      changes: repairs.flatMap(\.changes)))
+        guard !repairs.isEmpty else {
+            return outcomes.contains(.noneFound) || outcomes.contains(.unmendable) ? .inconsistent : .noAlternatives
+        }
+        let suggestion = Suggestion(probability: repairs.reduce(1) { $0 * $1.probability },
+                                    relativeToRead: repairs.reduce(1) { $0 * $1.relativeToRead },
+                                    changes: repairs.flatMap(\.changes))
+        let beyondRepair = zip(broken, outcomes).filter { $0.1 == .noneFound }.flatMap { group, _ in
+            group.filter { !holds(values, [$0]) }.map(\.name)
+        }
+        return beyondRepair.isEmpty ? .suggestion(suggestion) : .partial(suggestion, beyondRepair: beyondRepair)
     }
 
     /// What the search of one broken group concluded.
