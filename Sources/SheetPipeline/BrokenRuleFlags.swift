@@ -28,7 +28,9 @@ import SheetModel
 ///   which the story fails at about 7% (none in 42), and one writer's misreads are not independent: a
 ///   writer whose 1s read as 7s can misread a total by +6 where a period's true 1 lists 7 second. If one
 ///   ever is wrong, the reviewer still sees the value filled in, flagged, and restoring the ink's reading
-///   breaks the sum again in front of them. A sum two or more such values mend is explained by none.
+///   breaks the sum again in front of them. A sum two or more such values mend is explained by none, and
+///   so is one on a sheet where another group of sums is beyond repair (`beyondRepair`), where the story
+///   once failed.
 ///
 /// A 0 or an empty box is explained like any other number. (It once was not: a sum cannot tell them
 /// apart, so a stray mark read 0 in an overtime nobody played would pass. But it passes just the same in a

@@ -149,10 +149,7 @@ public final class SheetScanner {
                 }
                 outcome = search.search(ownConfidence)
             }
-            let suggestion: Suggestion? = switch outcome {
-            case .suggestion(let s), .partial(let s, _): s
-            case .consistent, .inconsistent, .noAlternatives, nil: nil
-            }
+            let suggestion = outcome?.suggestion
             let beyondRepair = if case .partial(_, let rules) = outcome { rules } else { [String]() }
             BrokenRuleFlags(search: search, rules: rules, line: options.minConfidence, today: options.today)
                 .apply(to: &fields, read: read.map(\.reading), weighed: weighed.map(\.reading), failures: failures,
@@ -168,7 +165,7 @@ public final class SheetScanner {
             case .suggestion(let suggestion): result.suggestions = [suggestion]
             case .partial(let suggestion, let beyondRepair):
                 result.suggestions = [suggestion]
-                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies \(beyondRepair.joined(separator: ", ")): the sheet itself may be inconsistent there; the suggestion mends the other rules"
+                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies \(beyondRepair.joined(separator: ", ")): the sheet itself may be inconsistent there; the suggestion mends what it can"
             case .inconsistent:
                 result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
             case .consistent, .noAlternatives, nil: break

@@ -200,4 +200,25 @@ import Testing
         let values = Dictionary(uniqueKeysWithValues: result.fields.map { ($0.id, $0.reading.value) })
         #expect(RuleCheck(template: Self.template, values: values, today: options.today).failures().isEmpty)
     }
+
+    /// The committed box score sheet-001: its shooting group (free throws, 3-pointers, points) breaks with
+    /// sure misreads no alternative mends, while its rebounds, steals and turnovers columns each mend by the
+    /// network's runner-up. The scan fills those in (all three as written on the paper), flagged, names the
+    /// shooting rules as beyond repair, and keeps the mended columns' other numbers flagged: on a sheet
+    /// holding a sure misread nothing listed, a runner-up balancing a one-sum column explains nothing.
+    @Test func aBoxScoreWhoseShootingIsBeyondRepairStillGetsItsOtherColumnsFilledIn() throws {
+        let options = ScanOptions(writing: .hand, today: RuleEvaluator.parseDate("2026-11-23")!)
+        let scanner = try SheetScanner(library: try Fixtures.library(), options: options)
+        let path = Fixtures.testImages.appendingPathComponent("basketball-box/handwritten-phone/sheet-001.jpg").path
+        let result = scanner.scan(path)
+        let note = try #require(result.suggestionNote)
+        #expect(note.contains("satisfies p05.ft-made-within, p05.points") && note.contains("may be inconsistent there"), "\(note)")
+        for (id, written) in [("p06.reb", 8), ("p01.stl", 1), ("team.to", 14)] {
+            let reading = try #require(result.reading(id))
+            #expect(reading.value == .integer(written) && reading.filledInFromSuggestion && reading.flagged, "\(id): \(reading.notes)")
+        }
+        for id in ["p01.reb", "team.reb", "p02.stl", "team.stl"] {
+            #expect(try #require(result.reading(id)).flagged, "\(id) is in a column only a runner-up mended, on a sheet beyond repair")
+        }
+    }
 }

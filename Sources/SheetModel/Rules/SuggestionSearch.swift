@@ -44,6 +44,14 @@ public enum SuggestionOutcome: Sendable, Equatable {
     case inconsistent
     /// Rules fail, but no field involved came with alternatives or can be repaired: nothing to search.
     case noAlternatives
+
+    /// The suggestion offered, whole or for the groups that mend (`partial`), or nil.
+    public var suggestion: Suggestion? {
+        switch self {
+        case .suggestion(let s), .partial(let s, _): s
+        case .consistent, .inconsistent, .noAlternatives: nil
+        }
+    }
 }
 
 /// Finds the most probable set of other readings that satisfies every rule.
@@ -91,7 +99,9 @@ public struct SuggestionSearch {
     /// offered from 0.05 to 0.1 were all right: 0.05 keeps twice the largest wrong one, and on the
     /// twenty-four hand-filled sets set 15 more wrong readings right and none right wrong, with 65 fewer
     /// flags on the seventeen (`statsheet eval`: misses, and flagged, 10.18% → 9.90%). 0.03 set 3 more
-    /// right, too near the wrong one at 0.026 to trust.
+    /// right, too near the wrong one at 0.026 to trust. Measured before `SuggestionOutcome.partial`: on
+    /// the sheets it then brought in, where another group is beyond repair, one right number was filled in
+    /// wrong from a runner-up at 0.28 (an assists 6, flagged), whatever the threshold.
     public var oneSumFillProbability = 0.05
     /// Each rule with the fields it reads.
     let rules: [CheckedRule]

@@ -38,7 +38,9 @@ import Foundation
 /// flagged: a person confirms a number the network's first choice disagreed with. A rule the value mends
 /// then adds up and flags nothing; when fewer than two sums vouch for the value, the rule's other numbers
 /// stay flagged unless another sure sum confirms them, since one of them may be the misread the value
-/// was made to balance. Otherwise the reading stays as read, and a broken rule flags it as before.
+/// was made to balance — or the value was the network's runner-up and mends its sum alone, on a sheet
+/// whose every broken group the alternatives can mend (`secondChoiceExplains`). Otherwise the reading
+/// stays as read, and a broken rule flags it as before.
 public struct SumCorroboration {
     public let search: SuggestionSearch
     /// Fields read with less confidence are flagged; a rule's other fields must reach it to pin a value.
@@ -74,7 +76,12 @@ public struct SumCorroboration {
     /// again in front of them. Not a third choice: a clears total read 34 (0.58), 37 (0.27, written) and
     /// 38 (0.14) was made 38 to balance two sure misreads (11 read 17, 6 read 1). Not when two values the
     /// sums chose are in the sum, nor when it does not hold with the one: together they can balance a
-    /// misread, and a sum still broken has another misread.
+    /// misread, and a sum still broken has another misread. Not on a sheet where a broken group has no
+    /// combination of the alternatives to mend it: that sheet holds a sure misread the network offered
+    /// nothing for, and on such a sheet a runner-up that balanced a sum was once the wrong number's
+    /// partner (an assists 6 whose runner-up 1 balanced a 2 read 7 at 0.99: `BrokenRuleFlags`). Only sums
+    /// (not `saves <= shots`), whatever their size: unlike a doubtful number raised on one sum's word
+    /// (`largestOneSumPin`), the value must also be the network's own runner-up.
     public var secondChoiceExplains = 0.1
 
     public init(search: SuggestionSearch, minConfidence: Double = 70) {
@@ -84,31 +91,59 @@ public struct SumCorroboration {
 
     public func corroborate(_ readings: [(id: String, reading: FieldReading)]) -> [(id: String, reading: FieldReading)] {
         var weighed = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
+        var mendedByRunnerUp: [MendedByRunnerUp] = []
+        var beyondTheAlternatives = false
         for rules in search.groups {
-            for (id, reading) in corroborate(readings, under: rules) { weighed[id] = reading }
+            let group = corroborate(readings, under: rules)
+            for (id, reading) in group.readings { weighed[id] = reading }
+            mendedByRunnerUp += group.mendedByRunnerUp
+            beyondTheAlternatives = beyondTheAlternatives || group.beyondTheAlternatives
+        }
+        // A sheet with a broken group no combination of the network's alternatives mends holds a sure
+        // misread the network offered nothing for; there a runner-up balancing a sum explains nothing
+        // (as a value filled in on one sum does not: `BrokenRuleFlags`).
+        for mended in mendedByRunnerUp {
+            guard var reading = weighed[mended.field] else { continue }
+            if beyondTheAlternatives {
+                reading.doubt(becauseOf: "in \(mended.rule), which adds up only with the value the sums chose for \(mended.chosen)", line: minConfidence)
+            } else {
+                reading.notes.append("in \(mended.rule), which the value the sums chose for \(mended.chosen), its digits' second choice, mends")
+            }
+            weighed[mended.field] = reading
         }
         return readings.map { ($0.id, weighed[$0.id] ?? $0.reading) }
+    }
+
+    /// A sure number of a sum that a value the sums chose, the network's runner-up, mended alone
+    /// (`secondChoiceExplains`): explained by it, unless the sheet holds a group beyond the alternatives.
+    private struct MendedByRunnerUp {
+        let field: String
+        let rule: String
+        let chosen: String
     }
 
     /// The fields of `rules` (one of `search.groups`) weighed with them; the readings of other fields are
     /// not returned. In a group larger than one search holds (a box score's shooting columns and points),
     /// only the numbers a failing rule reads are weighed, the others taken as read
     /// (`SuggestionSearch.searchable`).
-    private func corroborate(_ readings: [(id: String, reading: FieldReading)], under rules: [CheckedRule]) -> [(id: String, reading: FieldReading)] {
+    /// Also the numbers a runner-up mended (`MendedByRunnerUp`), left for the caller to doubt or not, and
+    /// whether a rule of the group breaks with no combination of the alternatives to mend it.
+    private func corroborate(_ readings: [(id: String, reading: FieldReading)], under rules: [CheckedRule])
+        -> (readings: [(id: String, reading: FieldReading)], mendedByRunnerUp: [MendedByRunnerUp], beyondTheAlternatives: Bool) {
         let ruleFields = rules.fields
         let read = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading) })
         let values = read.mapValues(\.value)
         let broken = rules.filter { !search.holds(values, [$0]) }
         let variable = SuggestionSearch.searchable(readings.filter { ruleFields.contains($0.id) && $0.reading.alternatives.count > 1 },
                                                    failingFields: broken.fields)
-        guard !variable.isEmpty else { return [] }
+        guard !variable.isEmpty else { return ([], [], false) }
         // A failing rule no weighed field reads (a context box left unticked) is for a person; it must not
         // keep the sums from weighing the numbers.
         let searched = Set(variable.map(\.id))
         let failing = broken.filter { !$0.fields.isDisjoint(with: searched) }
         let options = variable.map { Self.options($0.reading) }
         let found = search.consistentCombinations(variable, options: options, values: values, failing: failing, limit: limit)
-        guard let best = found.first else { return [] }
+        guard let best = found.first else { return ([], [], !failing.isEmpty) }
 
         // The readings as read, as the story that the paper itself breaks a rule. It does not vouch for the
         // numbers of the rules that break (one of them is wrong, which one is open), so a sure reading in a
@@ -231,16 +266,17 @@ public struct SumCorroboration {
         let chosenBySums = weighed.filter { Self.readFromSums($0.reading) }.map(\.id)
         var chosenValues = values
         for entry in weighed { chosenValues[entry.id] = entry.reading.value }
+        var mendedByRunnerUp: [MendedByRunnerUp] = []
         for entry in weighed where Self.readFromSums(entry.reading) {
             guard vouchingSums(entry.id, entry.reading.value) < sureReplacementSums else { continue }
             for rule in failing where rule.fields.contains(entry.id) {
-                // The one value the sums chose in the rule, which holds with it: the runner-up mends it alone.
-                let alone = rule.fields.filter(chosenBySums.contains).count == 1 && search.holds(chosenValues, [rule])
+                // The one value the sums chose in a sum, which holds with it: the runner-up mends it alone.
+                let alone = rule.isSum && rule.fields.filter(chosenBySums.contains).count == 1 && search.holds(chosenValues, [rule])
                     && isSecondChoice(entry.reading, asRead: values[entry.id])
                 for i in weighed.indices where weighed[i].id != entry.id && rule.fields.contains(weighed[i].id)
                     && !weighed[i].reading.flagged && !confirmedElsewhere(weighed[i].id, besides: rule) {
                     if alone {
-                        weighed[i].reading.notes.append("in \(rule.name), which the value the sums chose for \(entry.id), its digits' second choice, mends")
+                        mendedByRunnerUp.append(MendedByRunnerUp(field: weighed[i].id, rule: rule.name, chosen: entry.id))
                     } else {
                         weighed[i].reading.doubt(becauseOf: "in \(rule.name), which adds up only with the value the sums chose for \(entry.id)",
                                                  line: minConfidence)
@@ -248,7 +284,7 @@ public struct SumCorroboration {
                 }
             }
         }
-        return weighed
+        return (weighed, mendedByRunnerUp, false)
     }
 
     /// True when the value the sums chose is the one the network liked best after the value read, and gave
