@@ -175,11 +175,7 @@ public final class ReviewSession {
         if !review.corrections.contains(where: \.isLive) {
             state.suggestion = review.suggestions.first { !$0.changes.isEmpty }
             if let suggestion = state.suggestion {
-                // A suggestion that mends only some broken rules (`SuggestionOutcome.partial`) names the rest.
-                var values = review.values
-                for change in suggestion.changes { values[change.field] = change.to }
-                let left = RuleCheck(template: template, rules: rules, values: values).failures().map(\.rule)
-                if !left.isEmpty { state.suggestionNote = Self.beyondRepairNote(left) }
+                state.suggestionNote = leftBroken(by: suggestion, values: review.values, template: template, rules: rules)
             } else {
                 state.suggestionNote = "none found at scan time"
             }
@@ -222,13 +218,23 @@ public final class ReviewSession {
         search.budget = Self.suggestionBudget
         state.suggestionNote = nil
         switch search.search(readings) {
-        case .suggestion(let s) where !s.changes.isEmpty: state.suggestion = s
-        case .partial(let s, let beyondRepair) where !s.changes.isEmpty:
+        case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
-            state.suggestionNote = Self.beyondRepairNote(beyondRepair)
+            state.suggestionNote = leftBroken(by: s, values: review.values, template: template,
+                                              rules: parsedRules["\(template.id)@\(template.version)"] ?? ParsedRules(template))
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
         default: state.suggestionNote = "none"
         }
+    }
+
+    /// The note under a suggestion that mends only some broken rules (`SuggestionOutcome.partial`): the
+    /// rules (errors, not warnings such as a sixth foul) that still fail once it is taken, or nil. Worked
+    /// out the same way for a suggestion stored at scan time and for one searched after a change.
+    private func leftBroken(by suggestion: Suggestion, values: [String: FieldValue], template: SheetTemplate, rules: ParsedRules) -> String? {
+        var taken = values
+        for change in suggestion.changes { taken[change.field] = change.to }
+        let left = RuleCheck(template: template, rules: rules, values: taken).failures().filter { $0.severity == .error }.map(\.rule)
+        return left.isEmpty ? nil : Self.beyondRepairNote(left)
     }
 
     private func loadImage() async {
