@@ -162,9 +162,7 @@ public final class ReviewSession {
             state.suggestionNote = "template \(review.sheet.templateID) v\(review.sheet.templateVersion) is not installed: rules as read at scan time"
             return
         }
-        let key = "\(template.id)@\(template.version)"
-        let rules = parsedRules[key] ?? ParsedRules(template)
-        parsedRules[key] = rules
+        let rules = rules(of: template)
         state.failures = RuleCheck(template: template, rules: rules, values: review.values).failures()
         state.suggestion = nil
         state.suggestionNote = nil
@@ -214,17 +212,26 @@ public final class ReviewSession {
             return (field.field, reading)
         }
         // A smaller budget than the scan's: a person is waiting.
-        var search = SuggestionSearch(template: template, rules: parsedRules["\(template.id)@\(template.version)"])
+        let rules = rules(of: template)
+        var search = SuggestionSearch(template: template, rules: rules)
         search.budget = Self.suggestionBudget
         state.suggestionNote = nil
         switch search.search(readings) {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
-            state.suggestionNote = leftBroken(by: s, values: review.values, template: template,
-                                              rules: parsedRules["\(template.id)@\(template.version)"] ?? ParsedRules(template))
+            state.suggestionNote = leftBroken(by: s, values: review.values, template: template, rules: rules)
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
         default: state.suggestionNote = "none"
         }
+    }
+
+    /// The template's rules, parsed once per template version.
+    private func rules(of template: SheetTemplate) -> ParsedRules {
+        let key = "\(template.id)@\(template.version)"
+        if let rules = parsedRules[key] { return rules }
+        let rules = ParsedRules(template)
+        parsedRules[key] = rules
+        return rules
     }
 
     /// The note under a suggestion that mends only some broken rules (`SuggestionOutcome.partial`): the

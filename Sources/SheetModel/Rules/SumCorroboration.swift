@@ -105,7 +105,7 @@ public struct SumCorroboration {
         for mended in mendedByRunnerUp {
             guard var reading = weighed[mended.field] else { continue }
             if beyondTheAlternatives {
-                reading.doubt(becauseOf: "in \(mended.rule), which adds up only with the value the sums chose for \(mended.chosen)", line: minConfidence)
+                reading.doubt(becauseOf: Self.addsUpOnlyWithNote(mended.rule, chosen: mended.chosen), line: minConfidence)
             } else {
                 reading.notes.append("in \(mended.rule), which the value the sums chose for \(mended.chosen), its digits' second choice, mends")
             }
@@ -278,13 +278,18 @@ public struct SumCorroboration {
                     if alone {
                         mendedByRunnerUp.append(MendedByRunnerUp(field: weighed[i].id, rule: rule.name, chosen: entry.id))
                     } else {
-                        weighed[i].reading.doubt(becauseOf: "in \(rule.name), which adds up only with the value the sums chose for \(entry.id)",
-                                                 line: minConfidence)
+                        weighed[i].reading.doubt(becauseOf: Self.addsUpOnlyWithNote(rule.name, chosen: entry.id), line: minConfidence)
                     }
                 }
             }
         }
         return (weighed, mendedByRunnerUp, false)
+    }
+
+    /// The note of a sure number whose sum adds up only with a value the sums chose for another of its
+    /// numbers, which may have been made to balance this one's misread.
+    static func addsUpOnlyWithNote(_ rule: String, chosen: String) -> String {
+        "in \(rule), which adds up only with the value the sums chose for \(chosen)"
     }
 
     /// True when the value the sums chose is the one the network liked best after the value read, and gave
