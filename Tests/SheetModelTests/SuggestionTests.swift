@@ -202,6 +202,35 @@ import Testing
         #expect(Self.suspects(["q3.saves": .integer(9), "q2.clears": .integer(6)]).map(\.field) == ["q3.saves"])
     }
 
+    @Test func oneMisreadChangesOneDigitLosesOneOrAddsOne() {
+        func apart(_ written: FieldValue, _ read: FieldValue) -> Bool { SuggestionSearch.oneMisreadApart(written: written, read: read) }
+        #expect(apart(.integer(11), .integer(17)) && apart(.integer(1), .integer(7)) && apart(.integer(30), .integer(37)))
+        #expect(apart(.integer(25), .integer(5)) && apart(.integer(25), .integer(2)))   // a digit lost
+        #expect(apart(.integer(3), .integer(33)) && apart(.integer(0), .integer(10)))   // a stray mark read as one
+        #expect(apart(.empty, .integer(4)) && apart(.integer(4), .empty))               // an empty box is no digits
+        #expect(!apart(.integer(13), .integer(7)) && !apart(.integer(19), .integer(25)) && !apart(.integer(5), .integer(125)))
+        #expect(!apart(.integer(7), .integer(7)) && !apart(.integer(-1), .integer(1)) && !apart(.string("ab"), .integer(1)))
+    }
+
+    @Test func theNumbersOneMisreadOfWhichCouldBreakASum() {
+        // Clears 3, 0, 5, 11, —, total 19; q4's 11 read 17 puts the column 6 over. q1 (3), q2 (0) and q3 (5)
+        // would have to be negative and the total 25 (two digits from 19): only q4 could be the misread.
+        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
+        let values = LacrosseRuleTests.game.merging(["q4.clears": .integer(17)]) { $1 }
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: values) == ["q4.clears"])
+        // q3's 5 read 6 puts it 1 over: q1 as 2, q3 as 5 and q4 as 10 are each one digit away, the total
+        // as 20 is two; q2 and the empty overtime cannot give 1 back.
+        let one = LacrosseRuleTests.game.merging(["q3.clears": .integer(6)]) { $1 }
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: one) == ["q1.clears", "q3.clears", "q4.clears"])
+        // The total read 9 (its 1 lost) is 10 under: the total as 19, or q4 as 1 (a 1 too many), could
+        // each be it; the 3, 0 and 5 could not.
+        let lost = LacrosseRuleTests.game.merging(["total.clears": .integer(9)]) { $1 }
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost) == ["q4.clears", "total.clears"])
+        // Only an equality says what a number should have been.
+        #expect(search.possibleCulprits(ofSum: "q1.saves-within-shots", values: values) == nil)
+        #expect(search.possibleCulprits(ofSum: "no.such-rule", values: values) == nil)
+    }
+
     @Test func noSoleSuspectOnOneSumOrTwoMisreadsInOneGroup() {
         // A clears number is in one sum only: any of the column's numbers could be the wrong one.
         #expect(Self.suspects(["q2.clears": .integer(6)]).isEmpty)

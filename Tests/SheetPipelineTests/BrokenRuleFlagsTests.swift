@@ -12,7 +12,11 @@ import Testing
 
     /// The readings (as read, as the sums left them, and flagged under the line), the failing rules and
     /// the suggestion. The sums lowered q2.goals (ink 97) to 55 because its row broke.
-    static func sheet(misreads: [String: Int], probability: Double = 0.2) -> (read: [FieldReading], weighed: [FieldReading],
+    ///
+    /// With `runnerUps`, the digit network read every count, giving each its value and one other, at the
+    /// probability `runnerUps` has for the field or 0.005.
+    static func sheet(misreads: [String: Int], probability: Double = 0.2, runnerUps: [String: Double]? = nil)
+        -> (read: [FieldReading], weighed: [FieldReading],
                                                    fields: [(id: String, reading: FieldReading)], failures: [RuleFailure],
                                                    suggestion: Suggestion) {
         var changes: [Suggestion.Change] = []
@@ -22,7 +26,13 @@ import Testing
                 changes.append(.init(field: spec.id, from: .integer(misread), to: value, probability: probability))
                 value = .integer(misread)
             }
-            return FieldReading(value: value, text: value.writtenText ?? "", confidence: 97)
+            var reading = FieldReading(value: value, text: value.writtenText ?? "", confidence: 97)
+            if let runnerUps, spec.kind == .count {
+                let other: FieldValue = if case .integer(let i) = value { .integer(i + 1) } else { .integer(1) }
+                let p = runnerUps[spec.id] ?? 0.005
+                reading.alternatives = [Alternative(value: value, probability: 1 - p), Alternative(value: other, probability: p)]
+            }
+            return reading
         }
         var weighed = read
         let goals = template.fields.firstIndex { $0.id == "q2.goals" }!
@@ -38,8 +48,9 @@ import Testing
         return (read, weighed, fields, failures, Suggestion(probability: 0.04, relativeToRead: 0.05, changes: changes))
     }
 
-    static func apply(misreads: [String: Int], probability: Double = 0.2, fillIn: Bool, beyondRepair: [String] = []) -> [String: FieldReading] {
-        let s = sheet(misreads: misreads, probability: probability)
+    static func apply(misreads: [String: Int], probability: Double = 0.2, runnerUps: [String: Double]? = nil, fillIn: Bool,
+                      beyondRepair: [String] = []) -> [String: FieldReading] {
+        let s = sheet(misreads: misreads, probability: probability, runnerUps: runnerUps)
         var fields = s.fields
         BrokenRuleFlags(search: SuggestionSearch(template: template), rules: ParsedRules(template), line: line, today: Date())
             .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn,
@@ -109,6 +120,36 @@ import Testing
         for id in ["q1.clears", "q2.clears", "q3.clears", "ot.clears", "total.clears"] {
             #expect(elsewhere[id]?.flagged == true && elsewhere[id]!.confidence < 70, "\(id)")
         }
+    }
+
+    /// A sum nothing mends still says something of which number broke it. q4's clears 11 read 17 puts the
+    /// column 6 over: the 3, the 0, the 5 and the empty overtime would have to be negative, and the total
+    /// 25, two digits from its 19. The numbers the network was sure of (no other value at 0.01) that one
+    /// misread could not have made the culprit keep their ink's confidence; q4 stays flagged, and so does a
+    /// number the network gave a second reading 0.01 or more, or one the reader doubted itself.
+    @Test func aSureNumberNoOneMisreadOfCouldHaveBrokenItsSumKeepsItsConfidence() throws {
+        let misreads = ["q4.clears": 17]
+        let after = Self.apply(misreads: misreads, probability: 0.04, runnerUps: ["q3.clears": 0.01], fillIn: true)
+        #expect(after.values.filter(\.filledInFromSuggestion).isEmpty)
+        for id in ["q1.clears", "q2.clears", "ot.clears", "total.clears"] {
+            let reading = try #require(after[id])
+            #expect(!reading.flagged && reading.confidence == 97, "\(id): \(reading.notes)")
+            #expect(reading.notes == ["in failing rule clears.periods-sum, which one misread of q4.clears could explain, and none of this number"])
+        }
+        for id in ["q4.clears", "q3.clears"] {
+            #expect(after[id]?.flagged == true && after[id]!.confidence < 70, "\(id)")
+        }
+        // The network gave nothing (print, Tesseract): every number stays flagged.
+        let unknown = Self.apply(misreads: misreads, probability: 0.04, fillIn: true)
+        #expect(["q1.clears", "q2.clears", "total.clears"].allSatisfy { unknown[$0]?.flagged == true })
+        // Nor on a printed sheet, where the scan fills nothing in.
+        let printed = Self.apply(misreads: misreads, probability: 0.04, runnerUps: [:], fillIn: false)
+        #expect(["q1.clears", "q2.clears", "total.clears"].allSatisfy { printed[$0]?.flagged == true })
+        // q3's 5 read 6 puts it 1 over: q1 (as 2) and q4 (as 10) could be the misread as well, and stay
+        // flagged; q2's 0, the empty overtime and the total (20 is two digits from 19) could not.
+        let one = Self.apply(misreads: ["q3.clears": 6], probability: 0.04, runnerUps: [:], fillIn: true)
+        #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { one[$0]?.flagged == true })
+        #expect(["q2.clears", "ot.clears", "total.clears"].allSatisfy { one[$0]?.flagged == false })
     }
 
     /// Two values filled in on one sum's numbers could together balance a sure misread elsewhere in it: the

@@ -413,6 +413,40 @@ public struct SuggestionSearch {
         }
     }
 
+    /// The numbers of the failing sum `name` that one misread could have broken it: each one whose value
+    /// under which the sum holds, the others as `values` has them, is one slip of the pen or the reader
+    /// away from its own (`oneMisreadApart`). nil when `name` is not an equality the search weighs.
+    ///
+    /// A sum that breaks says one of its numbers is wrong, not which; but a count read 3 cannot be the one
+    /// when the sum wants it 9 − … − 12 = −4, or 47. With one misread in the sum, the others are right.
+    public func possibleCulprits(ofSum name: String, values: [String: FieldValue]) -> Set<String>? {
+        guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
+        return rule.fields.filter { id in
+            guard kind(of: id) == .count else { return true }
+            let read = values[id] ?? .empty
+            guard let wanted = demandedValue(id, besides: [read], values: values, rules: [rule]) else { return false }
+            return Self.oneMisreadApart(written: wanted, read: read)
+        }
+    }
+
+    /// True when `read` differs from `written` as one misread does: one digit read as another (17 as 11),
+    /// one lost (25 as 5: a stroke taken for the box line) or one added (a stray mark read as a digit);
+    /// an empty box is a number of no digits.
+    static func oneMisreadApart(written: FieldValue, read: FieldValue) -> Bool {
+        func digits(_ value: FieldValue) -> [Character]? {
+            switch value {
+            case .empty: []
+            case .integer(let i) where i >= 0: Array(String(i))
+            default: nil
+            }
+        }
+        guard let w = digits(written), let r = digits(read), w != r else { return false }
+        if w.count == r.count { return zip(w, r).filter { $0 != $1 }.count == 1 }
+        let (long, short) = w.count > r.count ? (w, r) : (r, w)
+        guard long.count == short.count + 1 else { return false }
+        return long.indices.contains { i in Array(long[..<i] + long[(i + 1)...]) == short }
+    }
+
     /// The probability of the value read and what the recognizer left to values it did not offer. The
     /// digit network's alternatives are probabilities; Tesseract's confidence is not one, so a reading
     /// without alternatives counts as doubted only when its confidence is under 50 (an empty box read
