@@ -33,14 +33,15 @@ import SheetModel
 ///   once failed.
 ///
 /// And a sum nothing explains still says which of its numbers could have broken it: with one misread in it,
-/// the wrong number is one whose value under which the sum holds is one misread away from what was read
-/// (`SuggestionSearch.possibleCulprits`: a column 6 over was not broken by its 3). On handwriting, a number
-/// the network was sure of (no other value at `runnerUpLimit` or more) that no one misread of could have
-/// broken the sum keeps its ink's confidence; the ones that could stay flagged. Two misreads in a sum can
+/// the wrong number is one whose value under which the sum holds, the others as read, is one misread away
+/// from what was read (`SuggestionSearch.possibleCulprits`: a column 6 over was not broken by its 3). On
+/// handwriting, a number the network was sure of (`networkSure`) and nothing else doubts, that no one
+/// misread of could have broken the sum, keeps its ink's confidence; the ones that could stay flagged, and
+/// so does every number of a sum values filled in mend without explaining it. Two misreads in a sum can
 /// hide each other from this, and the network's doubt is what guards that: on the twenty hand-filled eval
 /// sets, without asking which number could have broken the sum 34 wrong numbers would have kept their
-/// confidence, with a limit of 0.05 two (each with a runner-up at 0.026), at 0.01 none, for 717 fewer
-/// flags over the twenty-four sets (seventeen sets: 10.15% → 8.37% flagged, the same 3 wrong and
+/// confidence, with a limit of 0.05 two (each with a second reading at 0.026), at 0.01 none, for 579
+/// fewer flags over the twenty-four sets (seventeen sets: 10.15% → 8.70% flagged, the same 3 wrong and
 /// unflagged; `statsheet eval`).
 ///
 /// A 0 or an empty box is explained like any other number. (It once was not: a sum cannot tell them
@@ -96,36 +97,34 @@ struct BrokenRuleFlags {
             let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
-        // Per failing sum nothing explains, the numbers one misread of which could have broken it.
-        let culprits: [String: Set<String>] = fillIn ? failures.reduce(into: [:]) { culprits, failure in
-            guard explanations[failure.rule]?.by.isEmpty ?? true,
-                  let possible = search.possibleCulprits(ofSum: failure.rule, values: filledValues), !possible.isEmpty else { return }
-            culprits[failure.rule] = possible
-        } : [:]
+        let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true },
+                                                 mendedByFilledIn: holdFilledIn, values: values) : [:]
         for i in fields.indices {
             let id = fields[i].id, value = fields[i].reading.value
             let broken = failures.filter { $0.fields.contains(id) }
-            let ink = Self.inkAlone(read[i], weighed: weighed[i], line: line)
             func explained(_ failure: RuleFailure) -> Bool {
                 let by = explanations[failure.rule]?.by ?? []
                 return !by.isEmpty && !by.contains(id) && !suggested.contains(id)
             }
-            // A number the network was sure of, which no one misread of could have broken the sum.
-            func ruledOut(_ failure: RuleFailure) -> Bool {
-                guard let possible = culprits[failure.rule], !suggested.contains(id),
-                      Self.onlyTheBreakDoubts(read[i], weighed: weighed[i], line: line) else { return false }
-                return !possible.contains(id) && Self.networkSure(of: read[i])
+            // A number the network was sure of, and nothing else doubts, that no one misread of could have
+            // broken the sum.
+            let clearable = !suggested.contains(id) && Self.networkSure(of: read[i])
+                && Self.onlyTheBreakDoubts(read[i], weighed: weighed[i], line: line)
+            func cleared(_ failure: RuleFailure) -> Bool {
+                clearable && culprits[failure.rule].map { !$0.contains(id) } ?? false
             }
-            // The sums lowered its confidence because its rule broke; another number explains the break.
-            if !broken.isEmpty, broken.allSatisfy({ explained($0) || ruledOut($0) }), let ink {
+            // The sums lowered its confidence because its rule broke; another number explains the break, or
+            // could not have broken it.
+            if !broken.isEmpty, broken.allSatisfy({ explained($0) || cleared($0) }),
+               let ink = Self.inkAlone(read[i], weighed: weighed[i], line: line) {
                 fields[i].reading = ink
             }
             for failure in broken {
                 if explained(failure) {
                     fields[i].reading.notes.append("in failing rule \(failure.rule), which \(explanations[failure.rule]!.words)")
-                } else if ruledOut(failure) {
+                } else if cleared(failure) {
                     let possible = culprits[failure.rule]!.sorted().joined(separator: ", ")
-                    fields[i].reading.notes.append("in failing rule \(failure.rule), which one misread of \(possible) could explain, and none of this number")
+                    fields[i].reading.notes.append("in failing rule \(failure.rule), which a misread of \(possible) could explain; no single misread of this number could")
                 } else {
                     fields[i].reading.doubt(becauseOf: "in failing rule \(failure.rule)", line: line)
                 }
@@ -154,16 +153,32 @@ struct BrokenRuleFlags {
         return after.allSatisfy { broken.contains($0.rule) } ? changes : []
     }
 
+    /// Per failing sum nothing explains (`unexplained`, by rule id), the numbers one misread of which could
+    /// have broken it, as read (`SuggestionSearch.possibleCulprits`); a sum with none has no entry. Not for
+    /// a sum the values filled in mend but do not explain (two of them in one column, or a sheet another
+    /// sum of which is beyond repair): those are left to a person, as before.
+    func possibleCulprits(_ failures: [RuleFailure], unexplained: (String) -> Bool, mendedByFilledIn: Set<String>,
+                          values: [String: FieldValue]) -> [String: Set<String>] {
+        failures.reduce(into: [:]) { culprits, failure in
+            guard unexplained(failure.rule), !mendedByFilledIn.contains(failure.rule),
+                  let possible = search.possibleCulprits(ofSum: failure.rule, values: values), !possible.isEmpty else { return }
+            culprits[failure.rule] = possible
+        }
+    }
+
     /// The most the network may give any other value of a number for a broken sum to rule it out as the
     /// sum's misread (`SuggestionSearch.possibleCulprits`). At 0.05, two wrong numbers of the twenty eval
     /// sets, each beside a second misread in its sum and with a runner-up at 0.026, would have kept their
     /// confidence.
     static let runnerUpLimit = 0.01
 
-    /// True when the digit network read the number and gave no other value `runnerUpLimit` or more.
+    /// True when the digit network read the number and left less than `runnerUpLimit` to any other value:
+    /// to each it listed, and to all it did not list together (a stray mark read as no digit, readings cut
+    /// from the list).
     static func networkSure(of reading: FieldReading) -> Bool {
         guard let first = reading.alternatives.first, first.value == reading.value else { return false }
-        return reading.alternatives.dropFirst().allSatisfy { $0.probability < runnerUpLimit }
+        let unlisted = 1 - reading.alternatives.reduce(0) { $0 + $1.probability }
+        return unlisted < runnerUpLimit && reading.alternatives.dropFirst().allSatisfy { $0.probability < runnerUpLimit }
     }
 
     /// The reading as the ink gave it, for a number of a broken rule another number explains, when the sums

@@ -231,6 +231,39 @@ import Testing
         #expect(search.possibleCulprits(ofSum: "no.such-rule", values: values) == nil)
     }
 
+    /// `wantedValue` solves a sum for one of its numbers in three evaluations; it must find what trying
+    /// every value of the number's range finds (`demandedValue`), including none (an odd gap to a
+    /// player's two-pointers, counted twice in his points; a value outside the range) and an empty box
+    /// for a 0 in an overtime nobody played. Random readings, seeded, on the lacrosse sheet and a box score.
+    @Test func solvingASumForOneNumberFindsWhatTryingEveryValueFinds() {
+        var generator = SplitMix64(seed: 2026)
+        // A box score's sums are thirteen numbers each: trying every value of each is slow, so fewer sheets.
+        let templates = [(LacrosseRuleTests.template, 30), (SumCorroborationGroupsTests.box, 1)]
+        var solved = 0, none = 0
+        for (template, sheets) in templates {
+            let search = SuggestionSearch(template: template, today: Self.today)
+            let counts = template.fields.filter { $0.kind == .count }
+            for _ in 0..<sheets {
+                var values: [String: FieldValue] = [:]
+                for field in counts {
+                    let roll = Int.random(in: 0..<10, using: &generator)
+                    values[field.id] = roll == 0 ? .empty : .integer(Int.random(in: 0...(roll < 5 ? 9 : 60), using: &generator))
+                }
+                // A sum that holds as read wants nothing changed (`demandedValue` would offer 0 for a blank).
+                for rule in search.rules where rule.isSum && !search.holds(values, [rule]) {
+                    for id in rule.fields.sorted() where template.field(id)?.kind == .count {
+                        let fast = search.wantedValue(id, in: rule, values: values, within: template.field(id)?.allowedRange ?? 0...99)
+                        let slow = search.demandedValue(id, besides: [values[id] ?? .empty], values: values, rules: [rule])
+                        #expect(fast == slow, "\(template.id) \(rule.name) \(id)")
+                        if fast == nil { none += 1 } else { solved += 1 }
+                    }
+                }
+            }
+        }
+        // Both outcomes were tried often.
+        #expect(solved > 100 && none > 100, "\(solved) solved, \(none) none")
+    }
+
     @Test func noSoleSuspectOnOneSumOrTwoMisreadsInOneGroup() {
         // A clears number is in one sum only: any of the column's numbers could be the wrong one.
         #expect(Self.suspects(["q2.clears": .integer(6)]).isEmpty)
@@ -309,5 +342,18 @@ import Testing
         chosen.fillIn(.init(field: "q2.saves", from: .integer(16), to: .integer(12), probability: 0.3), line: 70)
         #expect(chosen.value == .integer(12) && chosen.confidence == 69)
         #expect(chosen.notes.last == "the sums had chosen 16; filled in from the sheet's suggestion: 12")
+    }
+}
+
+/// A seeded generator (SplitMix64), so a random test reads the same values every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
