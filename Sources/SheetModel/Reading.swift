@@ -78,6 +78,10 @@ public struct FieldReading: Sendable, Equatable, Codable {
     /// first). Empty when the recognizer gives no probabilities.
     public var alternatives: [Alternative] = []
 
+    /// The probability the recognizer gave the values it listed, together; the rest it left to values it
+    /// did not list (a stray mark read as no digit, readings cut from the list).
+    public var listedProbability: Double { alternatives.reduce(0) { $0 + $1.probability } }
+
     public init(value: FieldValue, text: String, confidence: Double, flagged: Bool = false, notes: [String] = []) {
         self.value = value
         self.text = text

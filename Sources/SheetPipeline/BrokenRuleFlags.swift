@@ -177,7 +177,7 @@ struct BrokenRuleFlags {
     /// from the list).
     static func networkSure(of reading: FieldReading) -> Bool {
         guard let first = reading.alternatives.first, first.value == reading.value else { return false }
-        let unlisted = 1 - reading.alternatives.reduce(0) { $0 + $1.probability }
+        let unlisted = 1 - reading.listedProbability
         return unlisted < runnerUpLimit && reading.alternatives.dropFirst().allSatisfy { $0.probability < runnerUpLimit }
     }
 

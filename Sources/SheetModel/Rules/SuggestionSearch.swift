@@ -496,7 +496,7 @@ public struct SuggestionSearch {
             return reading.confidence < 50 ? (max(reading.confidence / 100, 1e-4), 1 - reading.confidence / 100) : nil
         }
         let read = Self.readProbability(reading)
-        return (read, max(1 - reading.alternatives.reduce(0) { $0 + $1.probability }, 1 - read))
+        return (read, max(1 - reading.listedProbability, 1 - read))
     }
 
     /// The probability of the value read, as the search weighs it: the network's, or the reader's

@@ -217,7 +217,7 @@ public struct SumCorroboration {
             let readerDoubted = alone + 0.05 < 100 * offered || !reading.notes.isEmpty
             // The stories weigh only the values the network listed; what it left unlisted (a crossed-out
             // scribble's probabilities are spread thin) is the chance the field is none of them.
-            let listed = min(1, reading.alternatives.reduce(0) { $0 + $1.probability })
+            let listed = min(1, reading.listedProbability)
             let withSums = 100 * listed * posterior(entry.id, preferred)
             if preferred == reading.value {
                 let pinSize = search.readByTwoSums(entry.id) ? .max : largestOneSumPin
