@@ -31,7 +31,8 @@ import Testing
             let confidence = inkConfidence[spec.id] ?? 97
             var reading = FieldReading(value: value, text: value.writtenText ?? "", confidence: confidence,
                                        notes: confidence < line ? ["confidence \(Int(confidence)) is under 70"] : [])
-            if let runnerUps, spec.kind == .count {
+            // An empty box held no ink: the reader asks the network nothing about it.
+            if let runnerUps, spec.kind == .count, value != .empty {
                 let other: FieldValue = if case .integer(let i) = value { .integer(i + 1) } else { .integer(1) }
                 let p = runnerUps[spec.id] ?? 0.005, left = unlisted[spec.id] ?? 0
                 reading.alternatives = [Alternative(value: value, probability: 1 - p - left), Alternative(value: other, probability: p)]
@@ -161,6 +162,22 @@ import Testing
         let one = Self.apply(misreads: ["q3.clears": 6], probability: 0.04, runnerUps: [:], fillIn: true)
         #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { one[$0]?.flagged == true })
         #expect(["q2.clears", "ot.clears", "total.clears"].allSatisfy { one[$0]?.flagged == false })
+    }
+
+    /// An empty box with no ink in it has no alternatives, the network was never asked: it is as sure as the
+    /// reader gets, and ruled out like a sure number when the sum wants of it what no lost digit gives.
+    @Test func anEmptyBoxThatHeldNoInkIsRuledOutLikeASureNumber() throws {
+        // q4's 11 read 17: the column is 6 over, and the empty overtime would have to be −6.
+        let over = Self.apply(misreads: ["q4.clears": 17], probability: 0.04, runnerUps: [:], fillIn: true)
+        let overtime = try #require(over["ot.clears"])
+        #expect(overtime.alternatives.isEmpty && !overtime.flagged && overtime.confidence == 97, "\(overtime.notes)")
+        #expect(overtime.notes == ["in failing rule clears.periods-sum, which a misread of q4.clears could explain; no single misread of this number could"])
+        // A speck in the box (the reader only 85 sure it is empty): not ruled out.
+        let speck = Self.apply(misreads: ["q4.clears": 17], probability: 0.04, runnerUps: [:], inkConfidence: ["ot.clears": 85], fillIn: true)
+        #expect(speck["ot.clears"]?.flagged == true && speck["ot.clears"]!.confidence < 70)
+        // q3's 5 read 1: the column is 4 short, and a 4 lost from the overtime would explain it: flagged.
+        let short = Self.apply(misreads: ["q3.clears": 1], probability: 0.04, runnerUps: [:], fillIn: true)
+        #expect(short["ot.clears"]?.flagged == true && short["ot.clears"]!.confidence < 70, "\(short["ot.clears"]?.notes ?? [])")
     }
 
     /// A column a value filled in mends, but does not explain (here: on a sheet where another sum is beyond

@@ -98,6 +98,10 @@ public final class HandwrittenDigitReader {
         return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights)
     }
 
+    /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
+    /// was never asked about, so it has no alternatives (`BrokenRuleFlags.readerSure`).
+    static let inklessConfidence = 97.0
+
     /// The most a number read from beside its boxes is trusted: under the flag line, so a person checks it.
     static let correctionConfidence = 60.0
 
@@ -132,7 +136,7 @@ public final class HandwrittenDigitReader {
         guard !segmentation.glyphs.isEmpty else {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
-            let confidence = segmentation.stray.isEmpty ? 97.0 : strayInk < 0.02 ? 85 : 60
+            let confidence = segmentation.stray.isEmpty ? Self.inklessConfidence : strayInk < 0.02 ? 85 : 60
             return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: []), 0, false)
         }
 
