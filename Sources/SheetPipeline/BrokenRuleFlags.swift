@@ -97,7 +97,9 @@ struct BrokenRuleFlags {
             let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
-        let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values) : [:]
+        let sure = Set(fields.indices.filter { Self.readerSure(of: read[$0]) }.map { fields[$0].id })
+        let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values,
+                                                 sure: sure) : [:]
         for i in fields.indices {
             let id = fields[i].id, value = fields[i].reading.value
             let broken = failures.filter { $0.fields.contains(id) }
@@ -161,11 +163,13 @@ struct BrokenRuleFlags {
     /// as in any sum nothing explains, and the value filled in is flagged with them. (Until 2026-11-25 such
     /// sums ruled nothing out. On the twenty-four hand-filled eval sets ruling them out as read keeps the
     /// confidence of 131 more numbers, all right: `statsheet eval`.)
+    ///
+    /// `sure` holds the numbers the reader was sure of (`readerSure`): of those, only a lost 1 is a misread.
     func possibleCulprits(_ failures: [RuleFailure], unexplained: (String) -> Bool,
-                          values: [String: FieldValue]) -> [String: Set<String>] {
+                          values: [String: FieldValue], sure: Set<String>) -> [String: Set<String>] {
         failures.reduce(into: [:]) { culprits, failure in
             guard unexplained(failure.rule),
-                  let possible = search.possibleCulprits(ofSum: failure.rule, values: values), !possible.isEmpty else { return }
+                  let possible = search.possibleCulprits(ofSum: failure.rule, values: values, sure: sure), !possible.isEmpty else { return }
             culprits[failure.rule] = possible
         }
     }

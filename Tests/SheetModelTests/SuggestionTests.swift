@@ -210,6 +210,13 @@ import Testing
         #expect(apart(.empty, .integer(4)) && apart(.integer(4), .empty))               // an empty box is no digits
         #expect(!apart(.integer(13), .integer(7)) && !apart(.integer(19), .integer(25)) && !apart(.integer(5), .integer(125)))
         #expect(!apart(.integer(7), .integer(7)) && !apart(.integer(-1), .integer(1)) && !apart(.string("ab"), .integer(1)))
+        // Of a number the reader was sure of, only a lost 1.
+        func sureApart(_ written: FieldValue, _ read: FieldValue) -> Bool {
+            SuggestionSearch.oneMisreadApart(written: written, read: read, lostOnlyIfOne: true)
+        }
+        #expect(sureApart(.integer(15), .integer(5)) && sureApart(.integer(1), .empty) && sureApart(.integer(11), .integer(17)))
+        #expect(!sureApart(.integer(25), .integer(5)) && !sureApart(.integer(4), .empty))
+        #expect(sureApart(.integer(3), .integer(33)) && sureApart(.integer(0), .integer(40)))   // an added digit is any digit
     }
 
     @Test func theNumbersOneMisreadOfWhichCouldBreakASum() {
@@ -226,6 +233,13 @@ import Testing
         // each be it; the 3, 0 and 5 could not.
         let lost = LacrosseRuleTests.game.merging(["total.clears": .integer(9)]) { $1 }
         #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost) == ["q4.clears", "total.clears"])
+        // The total's 19 read 39 is 20 over: the 3, the 0 and the 5 would each have lost a 2 (23, 20, 25).
+        // The reader sure of the 3 and the 0, only a lost 1 could have made them: they are ruled out.
+        let twenty = LacrosseRuleTests.game.merging(["total.clears": .integer(39)]) { $1 }
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: twenty)
+                == ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"])
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: twenty, sure: ["q1.clears", "q2.clears"])
+                == ["q3.clears", "q4.clears", "total.clears"])
         // Only an equality says what a number should have been.
         #expect(search.possibleCulprits(ofSum: "q1.saves-within-shots", values: values) == nil)
         #expect(search.possibleCulprits(ofSum: "no.such-rule", values: values) == nil)
