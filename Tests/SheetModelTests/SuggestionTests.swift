@@ -233,6 +233,9 @@ import Testing
         // each be it; the 3, 0 and 5 could not.
         let lost = LacrosseRuleTests.game.merging(["total.clears": .integer(9)]) { $1 }
         #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost) == ["q4.clears", "total.clears"])
+        // A lost 1 is one even of a number the reader was sure of.
+        let all = Set(LacrosseRuleTests.template.fields.map(\.id))
+        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost, sure: all) == ["q4.clears", "total.clears"])
         // The total's 19 read 39 is 20 over: the 3, the 0 and the 5 would each have lost a 2 (23, 20, 25).
         // The reader sure of the 3 and the 0, only a lost 1 could have made them: they are ruled out.
         let twenty = LacrosseRuleTests.game.merging(["total.clears": .integer(39)]) { $1 }

@@ -425,8 +425,9 @@ public struct SuggestionSearch {
     /// Of a number in `sure` (the reader was sure of what it saw) the digit lost must be a 1: a lone
     /// stroke is what the cleaning takes for a box line, and a curve or a second stroke left behind would
     /// have made the reader unsure. On the twenty hand-filled eval sets' scan output, 10 of the 11 digits
-    /// lost from numbers the network was sure of were 1s, and so were the two digits lost from boxes read
-    /// empty with no ink in them.
+    /// lost from numbers the network was sure of were 1s; the eleventh, a 22 read 2, was read from a
+    /// correction beside struck-out boxes, which the reader notes (`BrokenRuleFlags` counts as sure only
+    /// numbers it noted nothing on, and never an empty box: a faint digit dropped whole leaves one too).
     public func possibleCulprits(ofSum name: String, values: [String: FieldValue], sure: Set<String> = []) -> Set<String>? {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         guard !holds(values, [rule]) else { return [] }
