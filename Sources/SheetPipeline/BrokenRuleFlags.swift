@@ -107,7 +107,7 @@ struct BrokenRuleFlags {
         let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values,
                                                  sure: sure) : [:]
         for i in fields.indices {
-            let id = fields[i].id, value = fields[i].reading.value
+            let id = fields[i].id
             let broken = failures.filter { $0.fields.contains(id) }
             func explained(_ failure: RuleFailure) -> Bool {
                 let by = explanations[failure.rule]?.by ?? []
