@@ -13,7 +13,9 @@ import Testing
 /// README's figures come from eval.
 @Suite struct HandwrittenAccuracyTests {
     /// Each set with its least sheet count and the most of its numbers that may be flagged: a little over
-    /// what eval measures (10.8%, 4.5%, 3.1%, 7.7%, 27.7% since each digit is read at two pen widths, not
+    /// what eval measures (8.3%, 4.5%, 3.1%, 5.8%, 18.5% since a broken sum rules out the numbers that could
+    /// not have broken it, `statsheet eval DIR --writing hand --today 2026-11-23`, 2026-11-25; before that,
+    /// 10.8%, 4.5%, 3.1%, 7.7%, 27.7% since each digit is read at two pen widths, not
     /// three; 11.0%, 4.5%, 3.1%, 7.7%, 27.7% since dates under 80 and marks as wide as two
     /// digits read as one where no sum checks are flagged; 10.3%, 4.0%, 2.3%,
     /// 7.7%, 27.2% since a value filled in on one sum, a 0 or an empty box another number explains, and a
@@ -26,9 +28,9 @@ import Testing
     /// network learnt from more writers; 46.2%, 35.0%, 27.3%, 34.6%, 59.6% before the
     /// handwriting cleaner kept a stroke written along a box line, a group of failing rules that one number
     /// alone explains flagged that number only, and a struck-out number was read from beside its boxes).
-    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.12), ("lacrosse-goalie", "handwritten-scan", 8, 0.06),
-                      ("hockey-goalie", "handwritten-phone", 8, 0.04), ("soccer-keeper", "handwritten-phone", 8, 0.10),
-                      ("basketball-box", "handwritten-phone", 6, 0.30)])
+    @Test(arguments: [("lacrosse-goalie", "handwritten-phone", 20, 0.10), ("lacrosse-goalie", "handwritten-scan", 8, 0.06),
+                      ("hockey-goalie", "handwritten-phone", 8, 0.04), ("soccer-keeper", "handwritten-phone", 8, 0.08),
+                      ("basketball-box", "handwritten-phone", 6, 0.21)])
     func handFilledSheetsMeetTheFloor(template: String, set: String, atLeast: Int, flaggedAtMost: Double) throws {
         let run = try Fixtures.evaluate(template, set, atLeast: atLeast)
         let report = run.report
