@@ -97,11 +97,12 @@ struct BrokenRuleFlags {
             let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
-        // The numbers the reader was sure of, noted nothing on, and the sums did not change
-        // (`SuggestionSearch.possibleCulprits`: another sure sum vouches for them, and a digit they lost
-        // is a 1).
+        // The numbers a lost digit of can only be a 1 (`SuggestionSearch.possibleCulprits`): the network sure
+        // of what it saw, the reader noting nothing, the value still the ink's. Not an empty box: a faint
+        // digit the cleaning dropped whole leaves one too, and two such misreads are too few to say it is
+        // always a 1.
         let sure = Set(fields.indices.filter {
-            Self.readerSure(of: read[$0]) && read[$0].notes.isEmpty && read[$0].value == values[fields[$0].id]
+            Self.networkSure(of: read[$0]) && read[$0].notes.isEmpty && read[$0].value == values[fields[$0].id]
         }.map { fields[$0].id })
         let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values,
                                                  sure: sure) : [:]
@@ -169,7 +170,7 @@ struct BrokenRuleFlags {
     /// sums ruled nothing out. On the twenty-four hand-filled eval sets ruling them out as read keeps the
     /// confidence of 131 more numbers, all right: `statsheet eval`.)
     ///
-    /// `sure` holds the numbers the reader was sure of, as read, with nothing noted.
+    /// `sure` holds the numbers the network was sure of, as read: of those, only a lost 1 is a misread.
     func possibleCulprits(_ failures: [RuleFailure], unexplained: (String) -> Bool,
                           values: [String: FieldValue], sure: Set<String>) -> [String: Set<String>] {
         failures.reduce(into: [:]) { culprits, failure in

@@ -192,27 +192,6 @@ import Testing
         #expect(unsure["q1.clears"]?.flagged == true && unsure["q2.clears"]?.flagged == false)
     }
 
-    /// A sure number whose other sum holds, every number of it sure, is vouched for: q1's saves 9 read 8
-    /// and goals 2 read 3 (the network unsure of the 3) keep q1's row, and break the saves and goals
-    /// columns by one. The other periods' rows and the totals' hold, all sure: only q1's numbers could be
-    /// the misreads, and the rest of both columns keep their confidence (no suggestion, to see the
-    /// ruling-out alone: filled in, q1's values would explain both columns).
-    @Test func aSumThatHoldsVouchesForItsSureNumbers() throws {
-        let s = Self.sheet(misreads: ["q1.saves": 8, "q1.goals": 3], runnerUps: ["q1.goals": 0.02])
-        var fields = s.fields
-        BrokenRuleFlags(search: SuggestionSearch(template: Self.template), rules: ParsedRules(Self.template), line: Self.line, today: Date())
-            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: nil, fillIn: true)
-        let after = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
-        #expect(after["q1.saves"]?.flagged == true && after["q1.goals"]?.flagged == true)
-        for column in ["saves", "goals"] {
-            for row in ["q2", "q3", "q4", "ot", "total"] {
-                let reading = try #require(after["\(row).\(column)"])
-                #expect(!reading.flagged, "\(row).\(column): \(reading.notes)")
-                #expect(reading.notes == ["in failing rule \(column).periods-sum, which a misread of q1.\(column) could explain; no single misread of this number could"])
-            }
-        }
-    }
-
     /// An empty box with no ink in it has no alternatives, the network was never asked: it is as sure as the
     /// reader gets, and ruled out like a sure number when the sum wants of it what no lost digit gives.
     @Test func anEmptyBoxThatHeldNoInkIsRuledOutLikeASureNumber() throws {

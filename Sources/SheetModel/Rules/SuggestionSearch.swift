@@ -422,38 +422,21 @@ public struct SuggestionSearch {
     /// when the sum wants it 9 − … − 12 = −4, or 47. With one misread in the sum, the others are right.
     /// Any value up to 999 is weighed, not only the number's range: what is written can lie outside it.
     ///
-    /// `sure` holds the numbers the reader was sure of, as read, with nothing noted (an empty box with no
-    /// ink in it among them). Two things follow for such a number:
-    /// - another sum that reads it and holds as read, every number of it sure, vouches for it: its misread
-    ///   would have broken that sum too, unless another sure number there was misread by exactly as much
-    ///   (a period's saves in a broken column, its row holding). On the twenty-four hand-filled eval sets'
-    ///   scan output that ruled out 101 more numbers, all right; with the other sum's numbers not all sure,
-    ///   one wrong (a free throw 2 read 1 whose column held beside a team total read 11 for 12);
-    /// - the digit it lost must be a 1, unless the box is empty: a lone stroke is what the cleaning takes
-    ///   for a box line, and a curve or a second stroke left behind would have made the reader unsure. On
-    ///   the twenty hand-filled eval sets' scan output, 10 of the 11 digits lost from numbers the network
-    ///   was sure of were 1s; the eleventh, a 22 read 2, was read from a correction beside struck-out
-    ///   boxes, which the reader notes. An empty box may have lost any digit: a faint one dropped whole
-    ///   leaves no ink either.
+    /// Of a number in `sure` (the reader was sure of what it saw) the digit lost must be a 1: a lone
+    /// stroke is what the cleaning takes for a box line, and a curve or a second stroke left behind would
+    /// have made the reader unsure. On the twenty hand-filled eval sets' scan output, 10 of the 11 digits
+    /// lost from numbers the network was sure of were 1s; the eleventh, a 22 read 2, was read from a
+    /// correction beside struck-out boxes, which the reader notes (`BrokenRuleFlags` counts as sure only
+    /// numbers it noted nothing on, and never an empty box: a faint digit dropped whole leaves one too).
     public func possibleCulprits(ofSum name: String, values: [String: FieldValue], sure: Set<String> = []) -> Set<String>? {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         guard !holds(values, [rule]) else { return [] }
         return rule.fields.filter { id in
             guard kind(of: id) == .count else { return true }
-            if sure.contains(id), vouchedFor(id, besides: rule, values: values, sure: sure) { return false }
             guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else { return false }
             let read = values[id] ?? .empty
             let written: [FieldValue] = wanted == .empty || wanted == .integer(0) ? [.empty, .integer(0)] : [wanted]
-            let lostOnlyIfOne = sure.contains(id) && read != .empty
-            return written.contains { Self.oneMisreadApart(written: $0, read: read, lostOnlyIfOne: lostOnlyIfOne) }
-        }
-    }
-
-    /// True when a sum other than `rule` reads `id`, holds with `values`, and every number of it is in `sure`.
-    func vouchedFor(_ id: String, besides rule: CheckedRule, values: [String: FieldValue], sure: Set<String>) -> Bool {
-        rules.contains { other in
-            other.name != rule.name && other.isSum && other.fields.contains(id) && other.fields.isSubset(of: sure)
-                && holds(values, [other])
+            return written.contains { Self.oneMisreadApart(written: $0, read: read, lostOnlyIfOne: sure.contains(id)) }
         }
     }
 
