@@ -97,15 +97,10 @@ struct BrokenRuleFlags {
             let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
-        // The numbers a lost digit of can only be a 1 (`SuggestionSearch.possibleCulprits`): the network sure
-        // of what it saw, the reader noting nothing, the value still the ink's. Not an empty box: a faint
-        // digit the cleaning dropped whole leaves one too, and two such misreads are too few to say it is
-        // always a 1.
-        let sure = Set(fields.indices.filter {
-            Self.networkSure(of: read[$0]) && read[$0].notes.isEmpty && read[$0].value == values[fields[$0].id]
-        }.map { fields[$0].id })
-        let culprits = fillIn ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values,
-                                                 sure: sure) : [:]
+        let culprits = fillIn && !failures.isEmpty
+            ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values,
+                               sure: Self.losingOnlyOnes(fields.map(\.id), read: read, values: values))
+            : [:]
         for i in fields.indices {
             let id = fields[i].id
             let broken = failures.filter { $0.fields.contains(id) }
@@ -178,6 +173,13 @@ struct BrokenRuleFlags {
                   let possible = search.possibleCulprits(ofSum: failure.rule, values: values, sure: sure), !possible.isEmpty else { return }
             culprits[failure.rule] = possible
         }
+    }
+
+    /// The numbers a lost digit of can only be a 1 (`SuggestionSearch.possibleCulprits`): the network sure
+    /// of what it saw, the reader noting nothing, the value still the ink's. Not an empty box: a faint digit
+    /// the cleaning dropped whole leaves one too, and two such misreads are too few to say it is always a 1.
+    static func losingOnlyOnes(_ ids: [String], read: [FieldReading], values: [String: FieldValue]) -> Set<String> {
+        Set(zip(ids, read).filter { id, ink in networkSure(of: ink) && ink.notes.isEmpty && ink.value == values[id] }.map(\.0))
     }
 
     /// The most the network may give any other value of a number for a broken sum to rule it out as the
