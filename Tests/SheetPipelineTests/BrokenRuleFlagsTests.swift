@@ -9,6 +9,10 @@ import Testing
 @Suite struct BrokenRuleFlagsTests {
     static let template = try! Fixtures.lacrosse()
     static let line = 70.0
+    /// The lacrosse template's broken-rule flags, at the review line.
+    static var flags: BrokenRuleFlags {
+        BrokenRuleFlags(search: SuggestionSearch(template: template), rules: ParsedRules(template), line: line, today: Date())
+    }
 
     /// The readings (as read, as the sums left them, and flagged under the line), the failing rules and
     /// the suggestion. The sums lowered q2.goals (ink 97) to 55 because its row broke.
@@ -59,8 +63,7 @@ import Testing
         let s = sheet(misreads: misreads, probability: probability, runnerUps: runnerUps, unlisted: unlisted, blank: blank,
                       inkConfidence: inkConfidence)
         var fields = s.fields
-        BrokenRuleFlags(search: SuggestionSearch(template: template), rules: ParsedRules(template), line: line, today: Date())
-            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn,
+        flags.apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: s.suggestion, fillIn: fillIn,
                    beyondRepair: beyondRepair)
         return Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
     }
@@ -182,8 +185,7 @@ import Testing
         var read = noted.read, weighed = noted.weighed, fields = noted.fields
         let q2 = try #require(fields.firstIndex { $0.id == "q2.clears" })
         read[q2].notes = ["1 stray mark ignored"]; weighed[q2].notes = read[q2].notes; fields[q2].reading.notes = read[q2].notes
-        BrokenRuleFlags(search: SuggestionSearch(template: Self.template), rules: ParsedRules(Self.template), line: Self.line, today: Date())
-            .apply(to: &fields, read: read, weighed: weighed, failures: noted.failures, suggestion: noted.suggestion, fillIn: true)
+        Self.flags.apply(to: &fields, read: read, weighed: weighed, failures: noted.failures, suggestion: noted.suggestion, fillIn: true)
         let withNote = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
         #expect(withNote["q2.clears"]?.flagged == true)
         #expect(withNote["q3.clears"]?.notes == ["in failing rule clears.periods-sum, which a misread of q2.clears, q4.clears, total.clears could explain; no single misread of this number could"])
@@ -241,8 +243,7 @@ import Testing
             .init(field: "q4.clears", from: .integer(17), to: .integer(14), probability: 0.02),
         ])
         var fields = s.fields
-        BrokenRuleFlags(search: SuggestionSearch(template: Self.template), rules: ParsedRules(Self.template), line: Self.line, today: Date())
-            .apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: suggestion, fillIn: true)
+        Self.flags.apply(to: &fields, read: s.read, weighed: s.weighed, failures: s.failures, suggestion: suggestion, fillIn: true)
         let after = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
         #expect(after["q1.clears"]?.flagged == true && after["q1.clears"]?.value == .integer(3))
         #expect(after["q3.clears"]?.flagged == false && after["total.clears"]?.flagged == false)
@@ -279,7 +280,7 @@ import Testing
             .init(field: "q1.shots", from: .integer(11), to: .integer(12), probability: 0.3),
             .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.04),
         ])
-        let flags = BrokenRuleFlags(search: SuggestionSearch(template: Self.template), rules: ParsedRules(Self.template), line: Self.line, today: Date())
+        let flags = Self.flags
         let values = Dictionary(uniqueKeysWithValues: s.fields.map { ($0.id, $0.reading.value) })
         #expect(flags.fillable(suggestion, values: values, failures: s.failures).isEmpty)
         var fields = s.fields
