@@ -200,6 +200,27 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         #expect(asJersey.notes == ["a mark as wide as two digits read as one"])
     }
 
+    /// A wide mark cut in two is read as two characters only when the halves are alike: two digits
+    /// likelier together than the whole, or two marks that are no digit. A digit beside no digit is one
+    /// wide digit and its tail, however sure the network is of each half.
+    @Test func aWideMarkIsCutInTwoOnlyIntoTwoDigitsOrTwoNonDigits() {
+        func reading(_ cls: Int, _ p: Double) -> [Double] {
+            var probabilities = [Double](repeating: (1 - p) / 10, count: DigitNetwork.classes)
+            probabilities[cls] = p
+            return probabilities
+        }
+        let none = DigitNetwork.noneClass
+        // A 2 with a long base: the left half a sure 2, the right half surely no digit.
+        #expect(!HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(2, 0.97), halves: [reading(2, 0.99), reading(none, 0.99)]))
+        #expect(!HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(5, 0.9), halves: [reading(none, 0.99), reading(5, 0.99)]))
+        // "32" written touching: cut when the two digits are likelier together than the whole...
+        #expect(HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(3, 0.9), halves: [reading(3, 0.99), reading(2, 0.98)]))
+        // ...and read whole when they are not (3103's jersey: 3 at 0.9997 and 2 at 0.47 against 3 at 0.99).
+        #expect(!HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(3, 0.99), halves: [reading(3, 0.9997), reading(2, 0.47)]))
+        // A scribble the network finds no digit in, either way.
+        #expect(HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(0, 0.4), halves: [reading(none, 0.9), reading(none, 0.8)]))
+    }
+
     @Test func aOneWrittenAlongTheDividerStaysWithItsNumber() throws {
         let (template, page) = try sheet(["q3.shots": .integer(0)])
         let field = try #require(template.field("q3.shots"))
