@@ -219,6 +219,33 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         #expect(!HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(3, 0.99), halves: [reading(3, 0.9997), reading(2, 0.47)]))
         // A scribble the network finds no digit in, either way.
         #expect(HandwrittenDigitReader.cutIsTwoCharacters(whole: reading(0, 0.4), halves: [reading(none, 0.9), reading(none, 0.8)]))
+        // The cuts read whole only for being a digit and no digit are told apart (they may be "58" touching,
+        // or struck out): not a cut the whole beats, nor one read as two.
+        #expect(HandwrittenDigitReader.isDigitAndTail(whole: reading(2, 0.97), halves: [reading(2, 0.99), reading(none, 0.99)]))
+        #expect(!HandwrittenDigitReader.isDigitAndTail(whole: reading(2, 0.999), halves: [reading(2, 0.99), reading(none, 0.99)]))
+        #expect(!HandwrittenDigitReader.isDigitAndTail(whole: reading(3, 0.9), halves: [reading(3, 0.99), reading(2, 0.98)]))
+    }
+
+    /// A mark straddles a line between comb boxes when the line runs through its middle (30–70% of its
+    /// width), not when a digit wide in its own box overruns the line at its edge.
+    @Test func aMarkAcrossTheLineBetweenTwoBoxesStraddlesIt() {
+        let mark = PixelRect(x: 100, y: 0, width: 60, height: 40)
+        #expect(HandwrittenDigitReader.straddles(mark, [130]))
+        #expect(HandwrittenDigitReader.straddles(mark, [50, 120]))
+        #expect(!HandwrittenDigitReader.straddles(mark, [105]))
+        #expect(!HandwrittenDigitReader.straddles(mark, [155, 200]))
+        #expect(!HandwrittenDigitReader.straddles(mark, []))
+    }
+
+    /// A count no rule checks (a box score's opponent score), read whole from a wide mark, is flagged
+    /// however sure the network was of its one digit: "58" written touching may read 5 at 96.
+    @Test func aCountNoRuleChecksReadFromAWideMarkIsFlagged() {
+        var wide = FieldReading(value: .integer(5), text: "5", confidence: 96, notes: [HandwrittenDigitReader.wideMarkNote])
+        SheetFieldReader.handUncheckedCount.apply(to: &wide)
+        #expect(wide.flagged && wide.confidence <= 50, "\(wide)")
+        var plain = FieldReading(value: .integer(5), text: "5", confidence: 96)
+        SheetFieldReader.handUncheckedCount.apply(to: &plain)
+        #expect(!plain.flagged && plain.confidence == 96, "\(plain)")
     }
 
     @Test func aOneWrittenAlongTheDividerStaysWithItsNumber() throws {

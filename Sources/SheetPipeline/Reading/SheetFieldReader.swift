@@ -100,7 +100,10 @@ public final class SheetFieldReader: FieldRecognizer {
         let note: String
 
         func apply(to reading: inout FieldReading) {
-            guard reading.value != .empty, reading.confidence < trusted else { return }
+            // A wide mark read as one digit (`HandwrittenDigitReader.wideMarkNote`) may be two: doubted
+            // however sure the network was of the one.
+            guard reading.value != .empty,
+                  reading.confidence < trusted || reading.notes.contains(HandwrittenDigitReader.wideMarkNote) else { return }
             reading.confidence = min(reading.confidence, earned)
             reading.flagged = true
             reading.notes.append(note)
