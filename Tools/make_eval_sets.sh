@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,257 sheets,
-# about 110 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,407 sheets,
+# about 125 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
@@ -21,7 +21,7 @@ for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
     .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
 done
 
-# folder  template  sheets  seed  profile  [writers, default mixed]   (the README's rows)
+# folder  template  sheets  seed  profile  [writers, default mixed]  [touching pairs, default 0]   (the README's rows)
 sets=(
     "2301 lacrosse-goalie 150 2301 phone"
     "2302 lacrosse-goalie 50 2302 scan"
@@ -46,13 +46,16 @@ sets=(
     "3202 hockey-goalie 40 3202 phone mnist"
     "3203 soccer-keeper 40 3203 phone mnist"
     "3204 basketball-box 10 3204 phone mnist"
+    "3205 lacrosse-goalie 80 3205 phone mixed 1"
+    "3206 lacrosse-goalie 60 3206 phone mnist 1"
+    "3207 basketball-box 10 3207 phone mixed 1"
 )
 for row in "${sets[@]}"; do
-    read -r folder template count seed profile writers <<<"$row"
+    read -r folder template count seed profile writers touching <<<"$row"
     if [ -f "$out/$folder/.complete" ]; then echo "$out/$folder: already made"; continue; fi
     "$python" Tools/make_test_sheets.py --template "Templates/$template.json" --blank "$out/blanks/$template.png" \
         --dpi 300 --out "$out/$folder" --count "$count" --seed "$seed" --profile "$profile" --fill hand \
-        --writers "${writers:-mixed}" >/dev/null
+        --writers "${writers:-mixed}" --touching-pairs "${touching:-0}" >/dev/null
     touch "$out/$folder/.complete"
     echo "$out/$folder: $count $template sheets (seed $seed, $profile)"
 done

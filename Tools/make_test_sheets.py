@@ -937,6 +937,7 @@ class HandFiller:
         self.cases = {"one_per_box": [], "across_boxes": [], "right_box_only": [], "left_box_only": [],
                       "leading_zero": [], "empty": [], "touching": {}, "crossed_out": {}, "stray_marks": []}
         self.ink_boxes = {}          # field id -> list of ink bboxes (page px)
+        self.touching_pairs = 0.0    # share of numbers written across both boxes whose digits touch
 
     def px(self, x, y):
         return x * self.sx, y * self.sy
@@ -1001,6 +1002,12 @@ class HandFiller:
             xs = np.nonzero((p > 0.05).any(0))[0]
             widths.append(xs.max() - xs.min() + 1 if xs.size else 0)
         gap = rng.uniform(0.04, 0.22) * hgt
+        # --touching-pairs: the digits written against each other (their ink boxes overlap by 0.2 to 1
+        # pen width: most touch, some just miss), as a hurried hand does. Drawn only when asked, so other
+        # sets stay as they were.
+        if self.touching_pairs > 0 and rng.random() < self.touching_pairs:
+            gap = -rng.uniform(0.2, 1.0) * w.pen_px
+            self.cases.setdefault("digits_touching", []).append(fid)
         total = sum(widths) + gap * (len(s) - 1)
         if total > 0.9 * bw:
             k = 0.9 * bw / total
@@ -1227,6 +1234,7 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     writer = HandWriter(rng, kind, font if kind == "font" else None, text_font, pen, args.dpi,
                         (blank.size[1], blank.size[0]))
     filler = HandFiller(rng, writer, sx, sy)
+    filler.touching_pairs = args.touching_pairs
 
     fields = {f["id"]: f for f in template["fields"]}
     counts = [f["id"] for f in template["fields"] if f["kind"] == "count" and values[f["id"]] is not None]
@@ -1403,6 +1411,9 @@ def main():
                          "and the fonts in HAND_FONTS)")
     ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts", "mnist"], default="mixed",
                     help="hand fill only: odd sheets sklearn writers, even sheets font writers (mixed), or one kind")
+    ap.add_argument("--touching-pairs", type=float, default=0.0,
+                    help="hand fill only: share of the numbers written across both boxes whose two digits are "
+                         "written touching (default 0; recorded as cases.digits_touching)")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
                     help="also write sheet-NNN.overlay.png (debug: mapped field rects; do not commit)")
