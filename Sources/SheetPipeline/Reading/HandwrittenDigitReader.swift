@@ -166,6 +166,7 @@ public final class HandwrittenDigitReader {
                 }
             }
         }
+        let struckHint = lined || digitAndTail > 0
         let candidates = DigitCombination.candidates(boxes, perBox: 3, limit: 8)
         let read = DigitCombination.values(candidates, kind: field.kind, date: PrintedFieldReader.date(fromMMDDYY:))
         let inRange = DigitCombination.withinRange(read, field.kind == .count ? field.allowedRange : nil)
@@ -180,7 +181,7 @@ public final class HandwrittenDigitReader {
         guard let top = values.first else {
             let why = field.kind == .date ? "'\(best)' is not a date written MM DD YY" : "no digits read in the ink"
             return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
-                                glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, lined || digitAndTail > 0)
+                                glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
         // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
         // probability, so that only those read with probability 0.89 or more pass the default threshold.
@@ -228,7 +229,7 @@ public final class HandwrittenDigitReader {
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
                                    confidence: confidence, notes: notes)
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, lined || digitAndTail > 0)
+        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
     }
 
     /// A count read as `value` that its range leaves to a person, with its confidence held under the
