@@ -1225,7 +1225,7 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     if args.writers == "mixed":
         kind = "sklearn" if index % 2 == 1 else "font"
     else:
-        kind = {"sklearn": "sklearn", "mnist": "mnist"}.get(args.writers, "font")
+        kind = "font" if args.writers == "fonts" else args.writers
     names = sorted(HAND_FONTS)
     font = str(rng.choice(names))
     text_font = font
