@@ -138,14 +138,17 @@ public struct DigitSegmenter: Sendable {
             .map(\.glyph)
     }
 
+    /// The middle part of a wide glyph's width, as shares, where a cut between two digits is looked for.
+    public static let cutSpan = 0.3...0.7
+
     /// Ways to cut a wide glyph into two digits: at the column with the least ink in its middle part
-    /// (30–70% of its width). Empty when the glyph is not wide enough to hold two digits.
+    /// (`cutSpan`). Empty when the glyph is not wide enough to hold two digits.
     public func splits(of glyph: Glyph) -> [(Glyph, Glyph)] {
         let w = glyph.bounds.width, h = glyph.bounds.height
         guard Double(w) > splitAspect * Double(h) else { return [] }
         let ink = glyph.ink
         let columnInk = (0..<w).map { x in (0..<h).reduce(Float(0)) { $0 + ink[$1 * w + x] } }
-        let lo = Int(Double(w) * 0.3), hi = Int(Double(w) * 0.7)
+        let lo = Int(Double(w) * Self.cutSpan.lowerBound), hi = Int(Double(w) * Self.cutSpan.upperBound)
         guard hi > lo, let cut = (lo..<hi).min(by: { columnInk[$0] < columnInk[$1] }),
               let left = glyph.columns(0..<cut), let right = glyph.columns(cut..<w) else { return [] }
         return [(left, right)]

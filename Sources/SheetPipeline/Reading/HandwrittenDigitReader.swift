@@ -287,10 +287,11 @@ public final class HandwrittenDigitReader {
 
     static let wideMarkNote = "a mark as wide as two digits read as one"
 
-    /// True when a line between two comb boxes runs through the middle of a mark (30–70% of its width,
+    /// True when a line between two comb boxes runs through the middle of a mark (the part of its width
     /// where `DigitSegmenter.splits` looks for a cut): a mark written across two boxes.
     static func straddles(_ bounds: PixelRect, _ dividers: [Int]) -> Bool {
-        dividers.contains { Double($0) >= Double(bounds.x) + 0.3 * Double(bounds.width) && Double($0) <= Double(bounds.x) + 0.7 * Double(bounds.width) }
+        let x = Double(bounds.x), w = Double(bounds.width), middle = DigitSegmenter.cutSpan
+        return dividers.contains { Double($0) >= x + middle.lowerBound * w && Double($0) <= x + middle.upperBound * w }
     }
 
     /// True when the network's likeliest class for a character is a digit, not "no digit".
