@@ -930,14 +930,14 @@ def bezier(p0, p1, p2, n=24):
 class HandFiller:
     """Fills a sheet with one HandWriter; records the handwriting cases per field."""
 
-    def __init__(self, rng, writer, sx, sy):
+    def __init__(self, rng, writer, sx, sy, touching_pairs=0.0):
         self.rng = rng
         self.w = writer
         self.sx, self.sy = sx, sy
         self.cases = {"one_per_box": [], "across_boxes": [], "right_box_only": [], "left_box_only": [],
                       "leading_zero": [], "empty": [], "touching": {}, "crossed_out": {}, "stray_marks": []}
         self.ink_boxes = {}          # field id -> list of ink bboxes (page px)
-        self.touching_pairs = 0.0    # share of numbers written across both boxes whose digits touch
+        self.touching_pairs = touching_pairs  # share of numbers written across both boxes whose digits touch
 
     def px(self, x, y):
         return x * self.sx, y * self.sy
@@ -1233,8 +1233,7 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     pen = str(rng.choice(pen_names, p=[PENS[p][0] for p in pen_names]))
     writer = HandWriter(rng, kind, font if kind == "font" else None, text_font, pen, args.dpi,
                         (blank.size[1], blank.size[0]))
-    filler = HandFiller(rng, writer, sx, sy)
-    filler.touching_pairs = args.touching_pairs
+    filler = HandFiller(rng, writer, sx, sy, args.touching_pairs)
 
     fields = {f["id"]: f for f in template["fields"]}
     counts = [f["id"] for f in template["fields"] if f["kind"] == "count" and values[f["id"]] is not None]
