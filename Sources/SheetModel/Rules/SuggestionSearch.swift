@@ -103,6 +103,12 @@ public struct SuggestionSearch {
     /// the sheets it then brought in, where another group is beyond repair, one right number was filled in
     /// wrong from a runner-up at 0.28 (an assists 6, flagged), whatever the threshold.
     public var oneSumFillProbability = 0.05
+    /// The least probability a possible culprit's wanted value is given when a broken sum's blame is shared
+    /// (`culpritShares`), however sure the network was of what it read: it is sometimes sure of a misread.
+    /// At 1e-6 instead, a team's points 69 the network read 63 at 0.997 (seed 3103) passed unflagged: the
+    /// wanted 69, given 1e-6, still took a thousandth of its column's blame. At 1e-4 it takes 0.09.
+    /// What 1e-4 measured: `BrokenRuleFlags.culpritShareLimit`.
+    public var culpritFloor = 1e-4
     /// Each rule with the fields it reads.
     let rules: [CheckedRule]
     /// The rules in groups that share no field (`groups(of:)`).
@@ -438,6 +444,53 @@ public struct SuggestionSearch {
             let written: [FieldValue] = wanted == .empty || wanted == .integer(0) ? [.empty, .integer(0)] : [wanted]
             return written.contains { Self.oneMisreadApart(written: $0, read: read, lostOnlyIfOne: sure.contains(id)) }
         }
+    }
+
+    /// Of the failing sum `name`'s numbers, the chance that each is its one misread, as the digit network
+    /// weighs them: a number's weight is the probability the network gave the value under which the sum
+    /// holds (`wantedValue`), over the probability it gave the value read, and the weights are divided by
+    /// their total. A sum that a 9 read 8 broke, where the network gave the 8's box 0.05 of a 9, leaves
+    /// the sure 3 beside it, whose 4 the network gave 1e-6, almost none of the blame.
+    ///
+    /// The network is sometimes sure of a misread (a 1 read 7 at 0.99): a possible culprit
+    /// (`possibleCulprits`) is never given less than `culpritFloor`, so a sum with several sure numbers
+    /// and no likelier one shares the blame among them. A number that is not a possible culprit
+    /// weighs only what the network itself listed for the wanted value.
+    ///
+    /// `readings` are the sheet's numbers as read; nil when the sum holds or is not a sum the search
+    /// weighs, when no number is a possible culprit (two misreads), or when a number cannot be weighed: no
+    /// probabilities from the network and not an empty box read sure (confidence 50 or more, as `doubt`).
+    public func culpritShares(ofSum name: String, readings: [String: FieldReading], sure: Set<String> = []) -> [String: Double]? {
+        guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
+        let values = readings.mapValues(\.value)
+        guard !holds(values, [rule]) else { return nil }
+        var weights: [String: Double] = [:]
+        var anyPossible = false
+        for id in rule.fields {
+            guard kind(of: id) == .count, let reading = readings[id] else { return nil }
+            guard !reading.alternatives.isEmpty || reading.value == .empty && reading.confidence >= 50 else { return nil }
+            guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else {
+                weights[id] = 0
+                continue
+            }
+            let written: [FieldValue] = wanted == .empty || wanted == .integer(0) ? [.empty, .integer(0)] : [wanted]
+            let possible = written.contains { Self.oneMisreadApart(written: $0, read: reading.value, lostOnlyIfOne: sure.contains(id)) }
+            anyPossible = anyPossible || possible
+            weights[id] = Self.networkProbability(of: written, in: reading, atLeast: possible ? culpritFloor : 0)
+                / Self.networkProbability(of: [reading.value], in: reading, atLeast: culpritFloor)
+        }
+        let total = weights.values.reduce(0, +)
+        guard anyPossible, total > 0 else { return nil }
+        return weights.mapValues { $0 / total }
+    }
+
+    /// The probability the network gave any of `values` (an empty box read with no ink: 1 for empty, 0 for
+    /// anything else), and never less than `floor`.
+    static func networkProbability(of values: [FieldValue], in reading: FieldReading, atLeast floor: Double) -> Double {
+        let given = reading.alternatives.isEmpty
+            ? (values.contains(reading.value) ? 1 : 0)
+            : reading.alternatives.filter { values.contains($0.value) }.reduce(0) { $0 + $1.probability }
+        return max(given, floor)
     }
 
     /// The one value of count `id` in `range` under which the sum `rule` holds, the others as `values` has
