@@ -181,18 +181,29 @@ struct BrokenRuleFlags {
     }
 
     /// Per failing sum with possible culprits (`failing`), those the network makes unlikely to be its
-    /// misread: under `culpritShareLimit` of the blame (`SuggestionSearch.culpritShares`), weighed as read.
-    /// A sum a value of the sums' reads (not its ink's) is not weighed: its numbers as read are not what
-    /// broke it. Nor is any sum on a sheet where another group of sums is beyond repair (`apply`'s
-    /// `beyondRepair`): that sheet holds a sure misread the network offered nothing for, so a runner-up
-    /// that balances a sum may be a coincidence, as it is when a value filled in explains nothing there.
+    /// misread (`SuggestionSearch.culpritShares`, weighed as read): numbers the network was sure of
+    /// (`sure`; never an empty box, whose digit may have been dropped whole), taken from the least blamed
+    /// up while their shares together stay under `culpritShareLimit`, so that the chance any number
+    /// released is the sum's misread stays under it. A sum a value of the sums' reads (not its ink's) is
+    /// not weighed: its numbers as read are not what broke it.
+    ///
+    /// `apply` asks only on a sheet no group of sums of which is beyond repair: such a sheet holds a sure
+    /// misread the network offered nothing for, so a runner-up that balances a sum may be a coincidence,
+    /// as it is when a value filled in explains nothing there.
     func unlikelyCulprits(_ failing: [RuleFailure], fields ids: [String], read: [FieldReading],
                           values: [String: FieldValue], sure: Set<String>) -> [String: Set<String>] {
         let ink = Dictionary(uniqueKeysWithValues: zip(ids, read))
         return failing.reduce(into: [:]) { unlikely, failure in
             guard failure.fields.allSatisfy({ ink[$0]?.value == values[$0] }),
                   let shares = search.culpritShares(ofSum: failure.rule, readings: ink, sure: sure) else { return }
-            unlikely[failure.rule] = Set(shares.filter { $0.value < Self.culpritShareLimit }.keys)
+            var blame = 0.0
+            var released: Set<String> = []
+            for (id, share) in shares.filter({ sure.contains($0.key) }).sorted(by: { ($0.value, $0.key) < ($1.value, $1.key) }) {
+                blame += share
+                guard blame < Self.culpritShareLimit else { break }
+                released.insert(id)
+            }
+            unlikely[failure.rule] = released
         }
     }
 
@@ -200,14 +211,14 @@ struct BrokenRuleFlags {
     /// reader was sure of keeps its ink's confidence: under 1 chance in 200 that it is the sum's misread.
     ///
     /// The share means what it says. On the twenty-eight hand-filled eval sets (38,665 numbers; a
-    /// throwaway build releasing shares up to 0.1 on every sheet and noting each), numbers released at
-    /// 0.01–0.03 were wrong 2 times in 63 (their shares add up to 1.1), at 0.03–0.1 3 times in 83 (5.5),
-    /// and under 0.01 never in 345 (0.6). The two wrong ones nearest took 0.0105 and 0.012 (a 2 read 7
-    /// and a 7 read 1, each beside a sure 1 whose runner-up balanced the sum), so the line keeps twice that
-    /// distance. With the sheets another group of which is beyond repair left out (`unlikelyCulprits`),
-    /// flags on the seventeen sets fell from 8.10% to 7.78%, and from 9.25% to 8.88% on the eleven later
-    /// ones, with the same 3 and 3 wrong and unflagged (`statsheet eval`); with them in, to 7.31% and 8.46%,
-    /// no more wrong, but the nearer of those two wrong ones stood on such a sheet.
+    /// throwaway build releasing each number alone up to 0.1, on every sheet, and noting its share),
+    /// numbers released at 0.01–0.03 were wrong 2 times in 63 (their shares add up to 1.1), at 0.03–0.1
+    /// 3 times in 83 (5.5), and under 0.01 never in 345 (0.6). The two wrong ones nearest took 0.0105
+    /// and 0.012 (a 2 read 7 and a 7 read 1, each beside a sure 1 whose runner-up balanced the sum); the
+    /// nearer stood on a sheet another group of which is beyond repair (`unlikelyCulprits`). As shipped
+    /// (the bound per sum, sure numbers only, no such sheets), flags on the seventeen sets fell from
+    /// 8.10% to 7.93%, and from 9.25% to 8.92% on the eleven later ones, with the same numbers right and
+    /// the same 3 and 3 wrong and unflagged (`statsheet eval`).
     static let culpritShareLimit = 0.005
 
     /// What a number the share clears is told.

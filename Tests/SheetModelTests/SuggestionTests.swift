@@ -248,7 +248,7 @@ import Testing
         #expect(search.possibleCulprits(ofSum: "no.such-rule", values: values) == nil)
     }
 
-    /// A broken sum's blame, shared by what the network gave each number's wanted value. q3's 5 read 6 puts
+    /// A broken sum's blame, shared among its possible culprits by what the network gave each one's wanted value. q3's 5 read 6 puts
     /// the clears column 1 over: q1 as 2, q3 as 5 and q4 as 10 could each be the misread.
     @Test func aBrokenSumsBlameGoesWhereTheNetworkPutTheWantedValues() throws {
         let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
@@ -268,17 +268,13 @@ import Testing
         let q3 = 0.02 / 0.979, other = 1e-4 / 0.999
         #expect(abs(shares["q3.clears"]! - q3 / (q3 + 2 * other)) < 1e-9)
         #expect(abs(shares["q1.clears"]! - other / (q3 + 2 * other)) < 1e-9 && shares["q1.clears"] == shares["q4.clears"])
-        // q2 would be −1, the overtime too, the total 20 (two digits from 19): no share.
-        #expect(shares["q2.clears"] == 0 && shares["ot.clears"] == 0 && shares["total.clears"] == 0)
+        // q2 would be −1, the overtime too, the total 20 (two digits from 19): not possible culprits.
+        #expect(Set(shares.keys) == ["q1.clears", "q3.clears", "q4.clears"])
         #expect(abs(shares.values.reduce(0, +) - 1) < 1e-12)
         // The network sure of q3's 6 as well: the three possible culprits share the blame alike.
         readings["q3.clears"] = read(.integer(6))
         let alike = try #require(search.culpritShares(ofSum: "clears.periods-sum", readings: readings))
         #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { abs(alike[$0]! - 1.0 / 3) < 1e-3 })
-        // A value the network listed counts though no single misread gives it: the total's 20 at 0.01.
-        readings["total.clears"] = read(.integer(19), [(.integer(20), 0.01)])
-        let listed = try #require(search.culpritShares(ofSum: "clears.periods-sum", readings: readings))
-        #expect(listed["total.clears"]! > 0.9)
         // No shares: a sum that holds, two misreads no single one explains (q4's 11 read 71 besides), a
         // number read without the network's probabilities, and a rule that is no sum.
         #expect(search.culpritShares(ofSum: "clears.periods-sum", readings: LacrosseRuleTests.game.mapValues { read($0) }

@@ -446,46 +446,48 @@ public struct SuggestionSearch {
         }
     }
 
-    /// Of the failing sum `name`'s numbers, the chance that each is its one misread, as the digit network
-    /// weighs them: a number's weight is the probability the network gave the value under which the sum
-    /// holds (`wantedValue`), over the probability it gave the value read, and the weights are divided by
-    /// their total. A sum that a 9 read 8 broke, where the network gave the 8's box 0.05 of a 9, leaves
-    /// the sure 3 beside it, whose 4 the network gave 1e-6, almost none of the blame.
+    /// Of the failing sum `name`'s possible culprits (`possibleCulprits`), the chance that each is its one
+    /// misread, as the digit network weighs them: a number's weight is the probability the network gave
+    /// the value under which the sum holds (`wantedValue`), over the probability it gave the value read,
+    /// and the weights are divided by their total. A sum that a 9 read 8 broke, where the network gave
+    /// the 8's box 0.05 of a 9, leaves the sure 3 beside it, whose 2 the network did not list, almost none
+    /// of the blame.
     ///
-    /// The network is sometimes sure of a misread (a 1 read 7 at 0.99): a possible culprit
-    /// (`possibleCulprits`) is never given less than `culpritFloor`, so a sum with several sure numbers
-    /// and no likelier one shares the blame among them. A number that is not a possible culprit
-    /// weighs only what the network itself listed for the wanted value.
+    /// The network is sometimes sure of a misread (a 1 read 7 at 0.99): no possible culprit is weighed at
+    /// less than `culpritFloor`, so a sum with several sure numbers and no likelier one shares the blame
+    /// among them. The shares assume one misread in the sum; a second one can hide from them as it can
+    /// from `possibleCulprits`, and the network's doubt is what guards that (`BrokenRuleFlags`).
     ///
-    /// `readings` are the sheet's numbers as read; nil when the sum holds or is not a sum the search
-    /// weighs, when no number is a possible culprit (two misreads), or when a number cannot be weighed: no
-    /// probabilities from the network and not an empty box read sure (confidence 50 or more, as `doubt`).
+    /// `readings` are the sheet's numbers as read. Nil when the sum holds or is not a sum the search
+    /// weighs, when it has no possible culprit, or when a number cannot be weighed: no probabilities from
+    /// the network and not an empty box read at 50 or more (as `doubt`).
     public func culpritShares(ofSum name: String, readings: [String: FieldReading], sure: Set<String> = []) -> [String: Double]? {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         let values = readings.mapValues(\.value)
         guard !holds(values, [rule]) else { return nil }
         var weights: [String: Double] = [:]
-        var anyPossible = false
         for id in rule.fields {
             guard kind(of: id) == .count, let reading = readings[id] else { return nil }
             guard !reading.alternatives.isEmpty || reading.value == .empty && reading.confidence >= 50 else { return nil }
-            guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else {
-                weights[id] = 0
-                continue
-            }
-            let written: [FieldValue] = wanted == .empty || wanted == .integer(0) ? [.empty, .integer(0)] : [wanted]
-            let possible = written.contains { Self.oneMisreadApart(written: $0, read: reading.value, lostOnlyIfOne: sure.contains(id)) }
-            anyPossible = anyPossible || possible
-            weights[id] = Self.networkProbability(of: written, in: reading, atLeast: possible ? culpritFloor : 0)
-                / Self.networkProbability(of: [reading.value], in: reading, atLeast: culpritFloor)
+            guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else { continue }
+            let written = Self.asWritten(wanted)
+            guard written.contains(where: { Self.oneMisreadApart(written: $0, read: reading.value, lostOnlyIfOne: sure.contains(id)) })
+            else { continue }
+            weights[id] = Self.networkProbability(of: written, in: reading, atLeast: culpritFloor)
+                / Self.networkProbability(of: Self.asWritten(reading.value), in: reading, atLeast: culpritFloor)
         }
         let total = weights.values.reduce(0, +)
-        guard anyPossible, total > 0 else { return nil }
+        guard total > 0 else { return nil }
         return weights.mapValues { $0 / total }
     }
 
-    /// The probability the network gave any of `values` (an empty box read with no ink: 1 for empty, 0 for
-    /// anything else), and never less than `floor`.
+    /// A count's value as it may stand on paper: a 0 and an empty box alike, as in sums.
+    static func asWritten(_ value: FieldValue) -> [FieldValue] {
+        value == .empty || value == .integer(0) ? [.empty, .integer(0)] : [value]
+    }
+
+    /// The probability the network gave any of `values` (a reading it was never asked about, an empty box:
+    /// 1 for empty, 0 for anything else), and never less than `floor`.
     static func networkProbability(of values: [FieldValue], in reading: FieldReading, atLeast floor: Double) -> Double {
         let given = reading.alternatives.isEmpty
             ? (values.contains(reading.value) ? 1 : 0)
