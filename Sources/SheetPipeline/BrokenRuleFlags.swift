@@ -97,12 +97,13 @@ struct BrokenRuleFlags {
             let by = oneSum > 1 || oneSum == 1 && !beyondRepair.isEmpty ? [] : mending
             return (failure.rule, (by, "the suggestion filled in for \(by.sorted().joined(separator: ", ")) mends"))
         })
-        let sure = Self.losingOnlyOnes(fields.map(\.id), read: read, values: values)
+        let ids = fields.map(\.id)
+        let sure = Self.losingOnlyOnes(ids, read: read, values: values)
         let culprits = fillIn && !failures.isEmpty
             ? possibleCulprits(failures, unexplained: { explanations[$0]?.by.isEmpty ?? true }, values: values, sure: sure)
             : [:]
-        let shares = beyondRepair.isEmpty
-            ? unlikelyCulprits(failures.filter { culprits[$0.rule] != nil }, fields: fields.map(\.id), read: read, values: values, sure: sure)
+        let outweighed = beyondRepair.isEmpty
+            ? unlikelyCulprits(failures.filter { culprits[$0.rule] != nil }, fields: ids, read: read, values: values, sure: sure)
             : [:]
         for i in fields.indices {
             let id = fields[i].id
@@ -118,7 +119,7 @@ struct BrokenRuleFlags {
             func cleared(_ failure: RuleFailure) -> Bool {
                 clearable && (culprits[failure.rule].map { !$0.contains(id) } ?? false || unlikely(failure))
             }
-            func unlikely(_ failure: RuleFailure) -> Bool { shares[failure.rule]?.contains(id) ?? false }
+            func unlikely(_ failure: RuleFailure) -> Bool { outweighed[failure.rule]?.contains(id) ?? false }
             // The sums lowered its confidence because its rule broke; another number explains the break, or
             // could not have broken it.
             if !broken.isEmpty, broken.allSatisfy({ explained($0) || cleared($0) }),

@@ -438,12 +438,19 @@ public struct SuggestionSearch {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         guard !holds(values, [rule]) else { return [] }
         return rule.fields.filter { id in
-            guard kind(of: id) == .count else { return true }
-            guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else { return false }
-            let read = values[id] ?? .empty
-            let written: [FieldValue] = wanted == .empty || wanted == .integer(0) ? [.empty, .integer(0)] : [wanted]
-            return written.contains { Self.oneMisreadApart(written: $0, read: read, lostOnlyIfOne: sure.contains(id)) }
+            kind(of: id) != .count || wantedByOneMisread(id, in: rule, values: values, sure: sure.contains(id)) != nil
         }
+    }
+
+    /// The value count `id` must have for the sum `rule` to hold, the others as `values` has them, as it may
+    /// stand on paper (`asWritten`), when one misread of it could give the value read (`oneMisreadApart`;
+    /// `sure`: only a lost 1); nil when no such value is one misread away. What makes `id` one of the
+    /// sum's `possibleCulprits`, and what `culpritShares` weighs.
+    private func wantedByOneMisread(_ id: String, in rule: CheckedRule, values: [String: FieldValue], sure: Bool) -> [FieldValue]? {
+        guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else { return nil }
+        let written = Self.asWritten(wanted)
+        let read = values[id] ?? .empty
+        return written.contains { Self.oneMisreadApart(written: $0, read: read, lostOnlyIfOne: sure) } ? written : nil
     }
 
     /// Of the failing sum `name`'s possible culprits (`possibleCulprits`), the chance that each is its one
@@ -460,7 +467,7 @@ public struct SuggestionSearch {
     ///
     /// `readings` are the sheet's numbers as read. Nil when the sum holds or is not a sum the search
     /// weighs, when it has no possible culprit, or when a number cannot be weighed: no probabilities from
-    /// the network and not an empty box read at 50 or more (as `doubt`).
+    /// the network and not an empty box read at `doubtedWithoutProbabilitiesUnder` or more.
     public func culpritShares(ofSum name: String, readings: [String: FieldReading], sure: Set<String> = []) -> [String: Double]? {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         let values = readings.mapValues(\.value)
@@ -468,11 +475,9 @@ public struct SuggestionSearch {
         var weights: [String: Double] = [:]
         for id in rule.fields {
             guard kind(of: id) == .count, let reading = readings[id] else { return nil }
-            guard !reading.alternatives.isEmpty || reading.value == .empty && reading.confidence >= 50 else { return nil }
-            guard let wanted = wantedValue(id, in: rule, values: values, within: 0...999) else { continue }
-            let written = Self.asWritten(wanted)
-            guard written.contains(where: { Self.oneMisreadApart(written: $0, read: reading.value, lostOnlyIfOne: sure.contains(id)) })
-            else { continue }
+            guard !reading.alternatives.isEmpty || reading.value == .empty && reading.confidence >= Self.doubtedWithoutProbabilitiesUnder
+            else { return nil }
+            guard let written = wantedByOneMisread(id, in: rule, values: values, sure: sure.contains(id)) else { continue }
             weights[id] = Self.networkProbability(of: written, in: reading, atLeast: culpritFloor)
                 / Self.networkProbability(of: Self.asWritten(reading.value), in: reading, atLeast: culpritFloor)
         }
@@ -554,13 +559,17 @@ public struct SuggestionSearch {
         }
     }
 
+    /// The confidence under which a reading the recognizer gave no probabilities for (Tesseract's, an
+    /// empty box) counts as doubted (`doubt`) and cannot be weighed against others (`culpritShares`).
+    static let doubtedWithoutProbabilitiesUnder = 50.0
+
     /// The probability of the value read and what the recognizer left to values it did not offer. The
     /// digit network's alternatives are probabilities; Tesseract's confidence is not one, so a reading
     /// without alternatives counts as doubted only when its confidence is under 50 (an empty box read
     /// with confidence 0: ink the reader could not make out).
     private func doubt(_ reading: FieldReading) -> (read: Double, leftover: Double)? {
         if reading.alternatives.isEmpty {
-            return reading.confidence < 50 ? (max(reading.confidence / 100, 1e-4), 1 - reading.confidence / 100) : nil
+            return reading.confidence < Self.doubtedWithoutProbabilitiesUnder ? (max(reading.confidence / 100, 1e-4), 1 - reading.confidence / 100) : nil
         }
         let read = Self.readProbability(reading)
         return (read, max(1 - reading.listedProbability, 1 - read))
