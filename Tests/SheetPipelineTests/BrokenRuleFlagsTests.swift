@@ -175,8 +175,9 @@ import Testing
     /// q3 a 5 at 0.045, and q1 a 2 and q4 a 10 nothing it listed (each taken at 1e-4): q1 and q4 take
     /// 0.0021 of the blame each, 0.0042 together, under 0.005. (The suggestion's 5 is offered at 0.02, too
     /// little to fill in on a number one sum reads.) q3 stays flagged: the network was not sure of it.
+    /// Where another group of sums on the sheet is beyond repair, nobody is released this way.
     @Test func aSureNumberTheNetworkMakesAnUnlikelyCulpritKeepsItsConfidence() throws {
-        func apply(fiveAt probability: Double) throws -> [String: FieldReading] {
+        func apply(fiveAt probability: Double, beyondRepair: [String] = []) throws -> [String: FieldReading] {
             let s = Self.sheet(misreads: ["q3.clears": 6], probability: 0.02, runnerUps: [:])
             var read = s.read, weighed = s.weighed, fields = s.fields
             let q3 = try #require(fields.firstIndex { $0.id == "q3.clears" })
@@ -184,7 +185,8 @@ import Testing
                                      Alternative(value: .integer(5), probability: probability)]
             weighed[q3].alternatives = read[q3].alternatives
             fields[q3].reading.alternatives = read[q3].alternatives
-            Self.flags.apply(to: &fields, read: read, weighed: weighed, failures: s.failures, suggestion: s.suggestion, fillIn: true)
+            Self.flags.apply(to: &fields, read: read, weighed: weighed, failures: s.failures, suggestion: s.suggestion, fillIn: true,
+                             beyondRepair: beyondRepair)
             return Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading) })
         }
         let after = try apply(fiveAt: 0.045)
@@ -202,6 +204,13 @@ import Testing
         let unsure = try apply(fiveAt: 0.005)
         #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { unsure[$0]?.flagged == true })
         #expect(["q2.clears", "total.clears"].allSatisfy { unsure[$0]?.flagged == false })
+        // The 5 at 0.045 again, on a sheet where another group of sums is beyond repair: the shares are
+        // not used there (a sure misread the network offered nothing for stands elsewhere on the sheet),
+        // so q1 and q4 stay flagged as possible culprits, while q2, which no one misread explains, does not.
+        let elsewhereBeyondRepair = try apply(fiveAt: 0.045, beyondRepair: ["saves.periods-sum"])
+        #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { elsewhereBeyondRepair[$0]?.flagged == true })
+        #expect(["q2.clears", "total.clears"].allSatisfy { elsewhereBeyondRepair[$0]?.flagged == false })
+        #expect(elsewhereBeyondRepair["q1.clears"]?.notes.contains { $0.contains(BrokenRuleFlags.unlikelyCulpritNote) } == false)
     }
 
     /// A digit lost from a number the reader was sure of is a 1: the total's 19 read 39 puts the column 20
