@@ -1,0 +1,120 @@
+#!/usr/bin/env python3
+"""How much review the flags ask for: as shipped, and under two rules the team could choose instead.
+
+    statsheet scan DIR --writing hand --today 2026-11-23 --dry-run --json > run.jsonl   # one or more DIRs
+    python3 Tools/review_load.py run.jsonl [more.jsonl ...]
+
+Issue 3 counts flagged numbers (at most 5% of them). Two product rules keep numbers flagged that a
+different rule could let through, and this prints, per folder and over all, the share of numbers a person
+is asked to look at under each:
+
+- "as shipped": every flagged number (eval's "numeric" flag rate, on the same fields).
+- "sums' values taken": a value the sums chose over the ink's first choice (note "the digits alone read
+  N (confidence C); the sums make V likelier", confidence 70 or more by construction) is taken unflagged
+  when two sums read the number and nothing else was noted of it. Today it stays a person's to confirm,
+  because the ink's first choice was another number. The column "wrong taken" counts those that would
+  pass unflagged and wrong.
+- "one item a broken sum": the numbers the reader was sure of that a broken rule flagged (note
+  "confidence N with the rule broken, M alone", M at 70 or more) count as one review item per group of
+  rules they broke, not one each: a person checks the sum, not every number in it.
+- "both": the two together.
+
+Only numeric fields count (template kinds count, date and digits). The truth is each image's
+NAME.truth.json beside it. This reads the scan's notes, so it measures what the shipped code flagged,
+not a rebuilt rule: the alternatives are what-ifs for a product decision, not behaviour. Standard library
+only.
+"""
+import argparse
+import collections
+import fnmatch
+import functools
+import json
+import os
+import re
+
+from compare_scans import TEMPLATES, numeric_fields, truth_of
+
+CHOSEN = re.compile(r"^the digits alone read .*; the sums make .* likelier$")
+BROKEN_SURE = re.compile(r"^confidence \d+ with the rule broken, (\d+) alone$")
+FAILING = re.compile(r"^in failing rule ([^ ,]+)")
+FIELD = re.compile(r"[a-z][a-z0-9]*\*?\.[a-z0-9]+")
+
+
+@functools.cache
+def read_by_two_sums(template_id):
+    """The fields two or more of the template's sums read, as `SuggestionSearch.readByTwoSums` has it:
+    a sum is a rule whose check is one equality (not a count of boxes, not joined by && or ||)."""
+    with open(os.path.join(TEMPLATES, template_id + ".json")) as f:
+        template = json.load(f)
+    ids = [fld["id"] for fld in template["fields"]]
+    sums = collections.Counter()
+    for rule in template["rules"]:
+        check = rule["check"]
+        if "==" not in check or "&&" in check or "||" in check or check.startswith("count("):
+            continue
+        read = {i for name in FIELD.findall(check) for i in ids if fnmatch.fnmatchcase(i, name)}
+        sums.update(read)
+    return frozenset(i for i, n in sums.items() if n >= 2)
+
+
+def same(value, truth):
+    """Right as eval counts it: a 0 and an empty box are the same to a count."""
+    return value == truth or (value in (0, None) and truth in (0, None))
+
+
+def tally(sheet, counts):
+    template = sheet["template"]
+    truth = truth_of(sheet["file"])
+    groups = set()
+    for field in numeric_fields(template):
+        reading = sheet["fields"].get(field)
+        if reading is None:
+            continue
+        counts["numbers"] += 1
+        if not reading.get("flagged"):
+            continue
+        counts["flagged"] += 1
+        notes = reading.get("notes", [])
+        taken = (len(notes) == 1 and CHOSEN.match(notes[0]) is not None
+                 and field in read_by_two_sums(template))
+        sure = [int(m.group(1)) for m in map(BROKEN_SURE.match, notes) if m]
+        rules = tuple(sorted(m.group(1) for m in map(FAILING.match, notes) if m))
+        grouped = bool(sure) and sure[0] >= 70 and rules and not any(n.startswith("the digits alone read") for n in notes)
+        counts["taken"] += taken
+        counts["wrong taken"] += taken and not same(reading.get("value"), truth.get(field))
+        if grouped:
+            groups.add(rules)
+        else:
+            counts["items"] += 1
+            counts["items, taken"] += not taken
+    counts["items"] += len(groups)
+    counts["items, taken"] += len(groups)
+
+
+def shown(folder):
+    """A folder by its last two names (basketball-box/handwritten-phone), which tell the sets apart."""
+    return folder if folder == "all" else os.path.join(*folder.split(os.sep)[-2:])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("runs", nargs="+", help="statsheet scan --json output, one sheet a line")
+    args = parser.parse_args()
+    by_folder = collections.defaultdict(collections.Counter)
+    for path in args.runs:
+        with open(path) as f:
+            for sheet in map(json.loads, filter(str.strip, f)):
+                if sheet.get("status") != "failed":
+                    tally(sheet, by_folder[os.path.dirname(sheet["file"])])
+    total = sum(by_folder.values(), collections.Counter())
+    print("%-34s %8s %11s %19s %11s %21s %8s" % ("folder", "numbers", "as shipped", "sums' values taken",
+                                                  "wrong taken", "one item a broken sum", "both"))
+    for name, c in sorted(by_folder.items()) + [("all", total)]:
+        share = lambda k: "%.2f%%" % (100.0 * k / c["numbers"]) if c["numbers"] else "-"
+        print("%-34s %8d %11s %19s %11d %21s %8s" % (shown(name), c["numbers"], share(c["flagged"]),
+                                                     share(c["flagged"] - c["taken"]), c["wrong taken"],
+                                                     share(c["items"]), share(c["items, taken"])))
+
+
+if __name__ == "__main__":
+    main()
