@@ -14,13 +14,16 @@ is asked to look at under each:
   when two sums read the number and nothing else was noted of it. Today it stays a person's to confirm,
   because the ink's first choice was another number. The column "wrong taken" counts those that would
   pass unflagged and wrong.
-- "one item a broken sum": the numbers the reader was sure of that a broken rule flagged (note
-  "confidence N with the rule broken, M alone", M at 70 or more) count as one review item per group of
-  rules they broke, not one each: a person checks the sum, not every number in it.
+- "one item a broken sum": the numbers the reader was sure of (70 or more on its own, as
+  `FieldReading.flagCause` reads it from the notes) that broken rules flagged (a bare note "in failing
+  rule R") count as one review item per sheet and set of failing rules that flagged them, not one each:
+  a person checks the sum, not every number in it.
 - "both": the two together.
 
-Only numeric fields count (template kinds count, date and digits). The truth is each image's
-NAME.truth.json beside it. This reads the scan's notes, so it measures what the shipped code flagged,
+Only numeric fields count (template kinds count, date and digits), each right only when equal to the
+truth (as eval's `matches`), and a failed sheet's numbers all flagged, as eval counts them; so "as
+shipped" is eval's "numeric" flag rate over the same sheets. The truth is each image's NAME.truth.json
+beside it. This reads the scan's notes, so it measures what the shipped code flagged,
 not a rebuilt rule: the alternatives are what-ifs for a product decision, not behaviour. Standard library
 only.
 """
@@ -32,56 +35,72 @@ import json
 import os
 import re
 
-from compare_scans import TEMPLATES, numeric_fields, truth_of
+from compare_scans import TEMPLATES, numeric_fields
 
 CHOSEN = re.compile(r"^the digits alone read .*; the sums make .* likelier$")
-BROKEN_SURE = re.compile(r"^confidence \d+ with the rule broken, (\d+) alone$")
-FAILING = re.compile(r"^in failing rule ([^ ,]+)")
+WITH_THE_SUMS = re.compile(r"^confidence [\d.]+ with the sums, ([\d.]+) alone$")
+WITH_RULE_BROKEN = re.compile(r"^confidence [\d.]+ with the rule broken, ([\d.]+) alone$")
+# Only the bare note flags: "…, which X alone explains" and "…, which a misread of … could explain" do not.
+FAILING = re.compile(r"^in failing rule (\S+)$")
+LINE = 70
 FIELD = re.compile(r"[a-z][a-z0-9]*\*?\.[a-z0-9]+")
 
 
 @functools.cache
 def read_by_two_sums(template_id):
     """The fields two or more of the template's sums read, as `SuggestionSearch.readByTwoSums` has it:
-    a sum is a rule whose check is one equality (not a count of boxes, not joined by && or ||)."""
+    a sum is an error rule whose top operator is `==`. (A `count(…) == 1` is one too, but it reads
+    checkboxes, which never count here; warnings never get that far in the Swift.)"""
     with open(os.path.join(TEMPLATES, template_id + ".json")) as f:
         template = json.load(f)
     ids = [fld["id"] for fld in template["fields"]]
     sums = collections.Counter()
     for rule in template["rules"]:
         check = rule["check"]
-        if "==" not in check or "&&" in check or "||" in check or check.startswith("count("):
+        if rule.get("severity") == "warning" or "==" not in check or "&&" in check or "||" in check:
             continue
         read = {i for name in FIELD.findall(check) for i in ids if fnmatch.fnmatchcase(i, name)}
         sums.update(read)
     return frozenset(i for i, n in sums.items() if n >= 2)
 
 
-def same(value, truth):
-    """Right as eval counts it: a 0 and an empty box are the same to a count."""
-    return value == truth or (value in (0, None) and truth in (0, None))
+def truth_beside(image):
+    """NAME.truth.json beside the image: its fields, and its template (a failed sheet's scan names none)."""
+    with open(os.path.splitext(image)[0] + ".truth.json") as f:
+        return json.load(f)
+
+
+def confidence_alone(reading):
+    """The reader's own confidence, as `FieldReading.flagCause` reads it: from the note the sums left
+    ("confidence 7 with the sums, 97 alone"), else from a broken rule's, else the confidence."""
+    notes = reading.get("notes", [])
+    for pattern in (WITH_THE_SUMS, WITH_RULE_BROKEN):
+        found = [float(m.group(1)) for m in map(pattern.match, notes) if m]
+        if found:
+            return found[0] if pattern is WITH_THE_SUMS else max(found[0], reading.get("confidence", 0))
+    return reading.get("confidence", 0)
 
 
 def tally(sheet, counts):
-    template = sheet["template"]
-    truth = truth_of(sheet["file"])
+    beside = truth_beside(sheet["file"])
+    truth, template = beside["fields"], sheet.get("template") or beside["template"]
     groups = set()
     for field in numeric_fields(template):
-        reading = sheet["fields"].get(field)
-        if reading is None:
-            continue
+        # As eval: a failed sheet, or a field it has no reading of, is all flagged, each its own item.
+        reading = sheet.get("fields", {}).get(field) if sheet.get("status") != "failed" else None
+        reading = reading or {"flagged": True, "value": None, "confidence": 0}
         counts["numbers"] += 1
         if not reading.get("flagged"):
             continue
         counts["flagged"] += 1
         notes = reading.get("notes", [])
+        from_sums = any(n.startswith("the digits alone read") for n in notes)
         taken = (len(notes) == 1 and CHOSEN.match(notes[0]) is not None
                  and field in read_by_two_sums(template))
-        sure = [int(m.group(1)) for m in map(BROKEN_SURE.match, notes) if m]
         rules = tuple(sorted(m.group(1) for m in map(FAILING.match, notes) if m))
-        grouped = bool(sure) and sure[0] >= 70 and rules and not any(n.startswith("the digits alone read") for n in notes)
+        grouped = bool(rules) and not from_sums and confidence_alone(reading) >= LINE
         counts["taken"] += taken
-        counts["wrong taken"] += taken and not same(reading.get("value"), truth.get(field))
+        counts["wrong taken"] += taken and reading.get("value") != truth.get(field)
         if grouped:
             groups.add(rules)
         else:
@@ -104,8 +123,7 @@ def main():
     for path in args.runs:
         with open(path) as f:
             for sheet in map(json.loads, filter(str.strip, f)):
-                if sheet.get("status") != "failed":
-                    tally(sheet, by_folder[os.path.dirname(sheet["file"])])
+                tally(sheet, by_folder[os.path.dirname(sheet["file"])])
     total = sum(by_folder.values(), collections.Counter())
     print("%-34s %8s %11s %19s %11s %21s %8s" % ("folder", "numbers", "as shipped", "sums' values taken",
                                                   "wrong taken", "one item a broken sum", "both"))
