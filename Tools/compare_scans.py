@@ -34,9 +34,14 @@ def numeric_fields(template_id):
         return frozenset(fld["id"] for fld in json.load(f)["fields"] if fld["kind"] in NUMERIC)
 
 
-def truth_of(image):
+def truth_file(image):
+    """NAME.truth.json beside the image: its fields and the template it names."""
     with open(os.path.splitext(image)[0] + ".truth.json") as f:
-        return json.load(f)["fields"]
+        return json.load(f)
+
+
+def truth_of(image):
+    return truth_file(image)["fields"]
 
 
 # How good a field's outcome is, worst first: wrong and unflagged, wrong and flagged, right and flagged,

@@ -35,9 +35,10 @@ import json
 import os
 import re
 
-from compare_scans import TEMPLATES, numeric_fields
+from compare_scans import TEMPLATES, numeric_fields, truth_file
 
-CHOSEN = re.compile(r"^the digits alone read .*; the sums make .* likelier$")
+READ_FROM_SUMS = "the digits alone read"   # SumCorroboration.readFromSumsNote: a value the ink did not give
+CHOSEN = re.compile("^" + READ_FROM_SUMS + r" .*; the sums make .* likelier$")
 WITH_THE_SUMS = re.compile(r"^confidence [\d.]+ with the sums, ([\d.]+) alone$")
 WITH_RULE_BROKEN = re.compile(r"^confidence [\d.]+ with the rule broken, ([\d.]+) alone$")
 # Only the bare note flags: "…, which X alone explains" and "…, which a misread of … could explain" do not.
@@ -64,25 +65,22 @@ def read_by_two_sums(template_id):
     return frozenset(i for i, n in sums.items() if n >= 2)
 
 
-def truth_beside(image):
-    """NAME.truth.json beside the image: its fields, and its template (a failed sheet's scan names none)."""
-    with open(os.path.splitext(image)[0] + ".truth.json") as f:
-        return json.load(f)
-
-
 def confidence_alone(reading):
     """The reader's own confidence, as `FieldReading.flagCause` reads it: from the note the sums left
     ("confidence 7 with the sums, 97 alone"), else from a broken rule's, else the confidence."""
-    notes = reading.get("notes", [])
-    for pattern in (WITH_THE_SUMS, WITH_RULE_BROKEN):
-        found = [float(m.group(1)) for m in map(pattern.match, notes) if m]
-        if found:
-            return found[0] if pattern is WITH_THE_SUMS else max(found[0], reading.get("confidence", 0))
-    return reading.get("confidence", 0)
+    def first(pattern):
+        return next((float(m.group(1)) for m in map(pattern.match, reading.get("notes", [])) if m), None)
+
+    confidence = reading.get("confidence", 0)
+    with_the_sums, with_rule_broken = first(WITH_THE_SUMS), first(WITH_RULE_BROKEN)
+    if with_the_sums is not None:
+        return with_the_sums
+    return confidence if with_rule_broken is None else max(with_rule_broken, confidence)
 
 
 def tally(sheet, counts):
-    beside = truth_beside(sheet["file"])
+    beside = truth_file(sheet["file"])
+    # A failed sheet's scan names no template; its truth does.
     truth, template = beside["fields"], sheet.get("template") or beside["template"]
     groups = set()
     for field in numeric_fields(template):
@@ -94,7 +92,7 @@ def tally(sheet, counts):
             continue
         counts["flagged"] += 1
         notes = reading.get("notes", [])
-        from_sums = any(n.startswith("the digits alone read") for n in notes)
+        from_sums = any(n.startswith(READ_FROM_SUMS) for n in notes)
         taken = (len(notes) == 1 and CHOSEN.match(notes[0]) is not None
                  and field in read_by_two_sums(template))
         rules = tuple(sorted(m.group(1) for m in map(FAILING.match, notes) if m))
