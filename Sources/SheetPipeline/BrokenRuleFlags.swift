@@ -3,56 +3,19 @@ import SheetModel
 
 /// Which numbers a sheet's broken rules flag, and, on handwriting, the suggestion's values filled in.
 ///
-/// A broken sum means one of its numbers is wrong, however confidently it was read: every field a failing
-/// rule reads is flagged, so no misread hides behind a high confidence. But when another number explains
-/// the break, the rest keep the confidence their ink earned and are told why their rule fails:
-/// - one number alone explains a group of failing rules (the row and the column through it both demand the
-///   same other value of it: `SuggestionSearch.soleSuspects`). On the nine hand-filled goalie sets (525
-///   sheets) there were 128 such groups: the paper held what the sums demanded of the suspect in all 128,
-///   and the numbers no longer flagged were all right. Not when the likeliest repair changes another
-///   number of the group (three misreads can add up to one);
-/// - on handwriting the ink is the likelier culprit when a sum breaks, so the suggestion's values are
-///   filled in, flagged, with the digits' reading in a note (`SuggestionSearch.fillableChanges`,
-///   `FieldReading.fillIn`): the reviewer finds the likeliest numbers in place and confirms them
-///   (`ReviewSession` asks before approving a value the ink did not give). A rule those values make hold
-///   is explained by them. That includes a number only one sum reads (a clears column, a box score's
-///   rebounds), filled in only when the network itself gave the value 0.05 or more
-///   (`SuggestionSearch.oneSumFillProbability`; 0.1 when the counts below were taken): the sum alone
-///   cannot say which of its numbers is wrong, but the network's second choice matching the break
-///   exactly can.
-///   For a sure number elsewhere in the sum to be the real misread, the filled-in number would have to
-///   hold a likely second reading worth exactly that misread. On the twenty hand-filled eval sets (28,185
-///   numbers) 42 such sums were mended by one number each: the value filled in was right in all 42, and
-///   so was every other number of those sums (294 flags, 167 of them on the seventeen sets' sheets, most
-///   of the rest numbers a broken rule or the reader doubt for other reasons). That bounds the rate at
-///   which the story fails at about 7% (none in 42), and one writer's misreads are not independent: a
-///   writer whose 1s read as 7s can misread a total by +6 where a period's true 1 lists 7 second. If one
-///   ever is wrong, the reviewer still sees the value filled in, flagged, and restoring the ink's reading
-///   breaks the sum again in front of them. A sum two or more such values mend is explained by none, and
-///   so is one on a sheet where another group of sums is beyond repair (`beyondRepair`), where the story
-///   once failed.
-///
-/// And a sum nothing explains still says which of its numbers could have broken it: with one misread in it,
-/// the wrong number is one whose value under which the sum holds, the others as read, is one misread away
-/// from what was read (`SuggestionSearch.possibleCulprits`: a column 6 over was not broken by its 3). On
-/// handwriting, a number the reader was sure of (`readerSure`) and nothing else doubts, that no one
-/// misread of could have broken the sum, keeps its ink's confidence; the ones that could stay flagged,
-/// and so does a value filled in that mends a sum without explaining it. Two misreads in a sum can
-/// hide each other from this, and the network's doubt is what guards that: on the twenty hand-filled eval
-/// sets, without asking which number could have broken the sum 34 wrong numbers would have kept their
-/// confidence, with a limit of 0.05 two (each with a second reading at 0.026), at 0.01 none, for 579
-/// fewer flags over the twenty-four sets (seventeen sets: 10.15% → 8.70% flagged, the same 3 wrong and
-/// unflagged; `statsheet eval`).
-///
-/// A 0 or an empty box is explained like any other number. (It once was not: a sum cannot tell them
-/// apart, so a stray mark read 0 in an overtime nobody played would pass. But it passes just the same in a
-/// sum that holds; a number the break is explained by is held to that standard, its ink's.) On the twenty
-/// hand-filled eval sets that flagged 363 numbers fewer (318 on the seventeen), every one of them right.
-///
-/// Measured on the seventeen hand-filled eval sets (22,855 numbers; `statsheet eval`): filling in set 180
-/// numbers right and none wrong. Explained numbers keeping their ink's confidence (`inkAlone`) flag 177
-/// numbers fewer, rules the filled-in values make hold 50, both together 431 (17.03% → 15.14% flagged),
-/// with the same 6 wrong and unflagged.
+/// A broken sum means one of its numbers is wrong, however confidently it was read: every number a failing
+/// rule reads is flagged and put under the review line, unless something explains the break:
+/// - one number alone explains a group of failing rules (its row and its column demand the same other
+///   value of it: `SuggestionSearch.soleSuspects`), when the likeliest repair changes no other number;
+/// - on handwriting, where the ink is the likelier culprit, the suggestion's values are filled in, flagged
+///   (`SuggestionSearch.fillableChanges`, `FieldReading.fillIn`), and explain the rules they make hold;
+///   not a sum two or more one-sum values mend, nor any on a sheet with a group beyond repair (`beyondRepair`).
+/// The explained rule's other numbers, a 0 or an empty box included, keep the confidence their ink earned
+/// (`inkAlone`). A sum nothing explains still names the numbers one misread of which could have broken it
+/// (`possibleCulprits`): on handwriting, a number the reader was sure of (`readerSure`) that is none of
+/// them, or that holds a small enough share of the blame (`unlikelyCulprits`), keeps its confidence.
+/// Two misreads in one sum can hide each other from this; the network's doubt guards that.
+/// The measurements behind each rule: docs/decisions.md, "Flags and the sums".
 struct BrokenRuleFlags {
     let search: SuggestionSearch
     let rules: ParsedRules
@@ -167,9 +130,7 @@ struct BrokenRuleFlags {
     /// That includes a sum values filled in mend but do not explain (two of them in one column, or a sheet
     /// another sum of which is beyond repair). Such a value is not trusted to be the misread, but the sum
     /// as read is still one misread's arithmetic: the number really misread is among the possible culprits,
-    /// as in any sum nothing explains, and the value filled in is flagged with them. (Until 2026-11-25 such
-    /// sums ruled nothing out. On the twenty-four hand-filled eval sets ruling them out as read keeps the
-    /// confidence of 131 more numbers, all right: `statsheet eval`.)
+    /// as in any sum nothing explains, and the value filled in is flagged with them.
     ///
     /// `sure` holds the numbers the network was sure of, as read: of those, only a lost 1 is a misread.
     func possibleCulprits(_ failures: [RuleFailure], unexplained: (String) -> Bool,
@@ -210,16 +171,8 @@ struct BrokenRuleFlags {
 
     /// The share of a broken sum's blame (`SuggestionSearch.culpritShares`) under which a number the
     /// reader was sure of keeps its ink's confidence: under 1 chance in 200 that it is the sum's misread.
-    ///
-    /// The share means what it says. On the twenty-eight hand-filled eval sets (38,665 numbers; a
-    /// throwaway build releasing each number alone up to 0.1, on every sheet, and noting its share),
-    /// numbers released at 0.01–0.03 were wrong 2 times in 63 (their shares add up to 1.1), at 0.03–0.1
-    /// 3 times in 83 (5.5), and under 0.01 never in 345 (0.6). The two wrong ones nearest took 0.0105
-    /// and 0.012 (a 2 read 7 and a 7 read 1, each beside a sure 1 whose runner-up balanced the sum); the
-    /// nearer stood on a sheet another group of which is beyond repair (`unlikelyCulprits`). As shipped
-    /// (the bound per sum, sure numbers only, no such sheets), flags on the seventeen sets fell from
-    /// 8.10% to 7.93%, and from 9.25% to 8.92% on the eleven later ones, with the same numbers right and
-    /// the same 3 and 3 wrong and unflagged (`statsheet eval`).
+    /// Measured, the shares mean what they say: numbers released at a given share were wrong about as
+    /// often as their shares add up to (docs/decisions.md).
     static let culpritShareLimit = 0.005
 
     /// What a number the share clears is told.
@@ -233,8 +186,8 @@ struct BrokenRuleFlags {
     }
 
     /// The most the network may give any other value of a number for a broken sum to rule it out as the
-    /// sum's misread (`SuggestionSearch.possibleCulprits`). At 0.05, two wrong numbers of the twenty eval
-    /// sets, each beside a second misread in its sum and with a runner-up at 0.026, would have kept their
+    /// sum's misread (`SuggestionSearch.possibleCulprits`). Two misreads in one sum can hide each other,
+    /// and this doubt is what guards them: at 0.05, wrong numbers with a runner-up at 0.026 kept their
     /// confidence.
     static let runnerUpLimit = 0.01
 
@@ -249,10 +202,9 @@ struct BrokenRuleFlags {
 
     /// True when the network was sure of the number (`networkSure`), or its boxes held no ink at all: an
     /// empty box read with nothing in it, not a speck, has no alternatives for the network to weigh, and is
-    /// as sure a reading as the handwriting reader gives. On the twenty hand-filled eval sets that rules
-    /// out 102 more numbers, all of them right: empty overtimes and the unused rows of a box score, where
-    /// the sum wanted a negative number or two digits. An empty box a sum wants to hold one digit is still
-    /// a possible culprit (a digit lost), and stays flagged.
+    /// as sure a reading as the handwriting reader gives: empty overtimes and the unused rows of a box
+    /// score, where the sum wants a negative number or two digits. An empty box a sum wants to hold one
+    /// digit is still a possible culprit (a digit lost), and stays flagged.
     static func readerSure(of reading: FieldReading) -> Bool {
         networkSure(of: reading) || reading.value == .empty && reading.alternatives.isEmpty && reading.notes.isEmpty
             && reading.confidence >= HandwrittenDigitReader.inklessConfidence

@@ -361,8 +361,7 @@ import Testing
     /// filled-in 1 mends their rules. q4's row holds with the 1 the sums chose, the digits' second choice,
     /// so q4's saves are unflagged too (`SumCorroboration.secondChoiceExplains`); the goals column does not
     /// hold with that 1 alone, so the numbers of the column it was chosen for (q1's and q2's goals) stay
-    /// flagged. (Read at three pen widths, before 2026-11-25, q1's goals read 07 too and the sums chose
-    /// its 1 as well.)
+    /// flagged.
     @Test func aHandFilledSheetGetsItsSuggestionFilledIn() throws {
         var options = ScanOptions(writing: .hand, today: RuleEvaluator.parseDate("2026-11-23")!)
         options.minConfidence = Self.line

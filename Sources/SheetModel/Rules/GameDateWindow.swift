@@ -5,13 +5,11 @@ import Foundation
 /// against.
 ///
 /// A stat keeper scans this season's sheets. A handwritten "26" read as "16" (the 2's bowl left open) is
-/// a date ten years old, and the network can be sure of it: on the nine hand-filled goalie sets (525
-/// sheets) a third of the misread dates were a year digit read as one that put the game years back
-/// (2016, 2020, 2021 for 2026), and one of them passed unflagged at 74. A date outside the window is not
-/// impossible (a coach typing up an old notebook), so it is made less probable, not ruled out: each
-/// listed date's probability is multiplied by `outsideWeight` when it lies outside, and the dates
-/// renormalised against the listed mass and what the reader left unlisted, taken as lying inside (so a
-/// date outside never looks surer than its ink makes it).
+/// a date ten years old, and the network can be sure of it: a third of the misread dates measured put the
+/// game years back (docs/decisions.md). A date outside the window is not impossible (a coach typing up an
+/// old notebook), so it is made less probable, not ruled out: each listed date's probability is multiplied
+/// by `outsideWeight` when it lies outside, and the dates renormalised against the listed mass and what the
+/// reader left unlisted, taken as lying inside (so a date outside never looks surer than its ink makes it).
 public struct GameDateWindow: Sendable {
     /// The day of the scan.
     public var today: Date

@@ -136,10 +136,9 @@ extension FieldReading {
     /// chose for another of its numbers), with `note` saying which, and puts its confidence under the
     /// review line `line`. One of the rule's numbers is wrong and which one is open, so however clearly
     /// this one was written it is not a number to take unseen — and the confidence says so, as the flag
-    /// does: a confidence at or over the line means "right", not "read clearly". On the fourteen
-    /// hand-filled eval sets, numbers flagged this way that were read at 70 or more were right 1,837
-    /// times in 2,041 (90%); the other numbers read at 70 or more, 15,953 times in 15,963. A reading
-    /// already under the line keeps its own confidence, which tells the likelier misread apart.
+    /// does: a confidence at or over the line means "right", not "read clearly" (a sure number in a broken
+    /// sum is the misread about 1 time in 10). A reading already under the line keeps its own confidence,
+    /// which tells the likelier misread apart.
     public mutating func doubt(becauseOf note: String, line: Double) {
         flagged = true
         notes.append(note)
@@ -154,7 +153,7 @@ extension FieldReading {
     /// note that keeps what the digits read (the value read, `text`, stays as recognised). The note begins
     /// as a value read from the sums does (`SumCorroboration.readFromSums`), and like one, it is a person's
     /// to confirm before the sheet is approved. Its confidence is just under the line: the sums make the
-    /// value the likeliest (on the seventeen hand-filled eval sets every value filled in was right), but
+    /// value the likeliest (every value filled in on the eval sets was right when measured), but
     /// it is not what the ink said, and a confidence of 70 or more means a number to take as read.
     public mutating func fillIn(_ change: Suggestion.Change, line: Double) {
         guard change.to != value else { return }

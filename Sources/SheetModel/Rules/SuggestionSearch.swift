@@ -61,11 +61,10 @@ public enum SuggestionOutcome: Sendable, Equatable {
 ///   in decreasing joint probability (best-first over the product of the fields' alternative lists, with a
 ///   heap); the first that satisfies all rules is the best of its kind;
 /// - one count field set to the single value the rules demand when the others stay as read, if the digit
-///   network doubted its reading more than `slipRate`. Measured on the 200 hand-filled sheets this repair
-///   was then designed on (seeds 2301/2302), the right value was missing from the alternatives in 31 of the 32 one-misread
-///   sheets the alternatives alone could not mend: a digit lost by segmentation (16 read as 4), or a
-///   confident wrong digit. Such a value gets `unofferedShare` of the probability the recognizer left to
-///   values it did not list, so a field read doubtfully is repaired before a confident one.
+///   network doubted its reading more than `slipRate`: where the alternatives cannot mend a one-misread
+///   sheet, the right value is nearly always missing from them (a digit lost by segmentation, 16 read as
+///   4, or a confident wrong digit). Such a value gets `unofferedShare` of the probability the recognizer
+///   left to values it did not list, so a field read doubtfully is repaired before a confident one.
 /// Each group of rules that share no field (`groups`) is searched on its own; the search of a group gives
 /// up — saying the paper is inconsistent — once candidates fall below `plausibility` times the
 /// probability of the readings as read, or after `budget` combinations.
@@ -73,14 +72,11 @@ public struct SuggestionSearch {
     public let template: SheetTemplate
     public let today: Date
     /// A group's repair less likely than this times the readings as read is not offered (a suggestion that
-    /// mends several groups joins repairs that each passed it). On the 159 sheets with failing
-    /// rules of the 200-sheet hand-filled evaluation set, every right one-misread suggestion was at
-    /// least 1.8e-3 as likely as the reading; 1e-4 keeps all of them and ends hopeless searches 6 times sooner
-    /// than 1e-6, which mended 2 more multi-misread sheets of 159.
+    /// mends several groups joins repairs that each passed it). Right one-misread repairs are far likelier
+    /// than this; a lower bound mends a few more multi-misread sheets and makes hopeless searches longer.
     public var plausibility = 1e-4
-    /// Combinations visited before giving up, per group. On the 225 hand-filled eval sheets with failing rules, 3,000
-    /// instead of 20,000 lost no one-misread suggestion and 2 multi-misread ones, and cut the slowest
-    /// searches from ~100 ms to ~10 ms.
+    /// Combinations visited before giving up, per group: enough for every one-misread repair measured,
+    /// and it keeps the slowest searches near 10 ms.
     public var budget = 3_000
     /// The part of a field's leftover probability (1 − its alternatives' total, at least 1 − the
     /// probability of the value read) granted to the one value the rules demand.
@@ -90,24 +86,15 @@ public struct SuggestionSearch {
     /// inconsistent sheet rather than "repaired".
     public var slipRate = 0.01
     /// The least probability the network must give a value for the scan to fill it in on a number one sum
-    /// reads (`fillableChanges`). With one search over the whole sheet, the one-sum changes that would have
-    /// set a right number wrong on the seventeen hand-filled eval sets all had under 0.07, the first that
-    /// mended one 0.1, and 0.2 kept a margin over that thin gap. Since each group is searched on its own
-    /// (`groups(of:)`), the wrong ones offered on the twenty sets all have under 0.021 and the right ones
-    /// from 0.05 on, so 0.1 (five times the largest wrong one) filled in 14 more right numbers than 0.2.
-    /// Read at two pen widths (2026-11-25), the wrong ones have under 0.026 (a team's rebounds), and the 12
-    /// offered from 0.05 to 0.1 were all right: 0.05 keeps twice the largest wrong one, and on the
-    /// twenty-four hand-filled sets set 15 more wrong readings right and none right wrong, with 65 fewer
-    /// flags on the seventeen (`statsheet eval`: misses, and flagged, 10.18% → 9.90%). 0.03 set 3 more
-    /// right, too near the wrong one at 0.026 to trust. Measured before `SuggestionOutcome.partial`: on
-    /// the sheets it then brought in, where another group is beyond repair, one right number was filled in
-    /// wrong from a runner-up at 0.28 (an assists 6, flagged), whatever the threshold.
+    /// reads (`fillableChanges`): the one-sum changes that would set a right number wrong were all given
+    /// under 0.026, so 0.05 keeps twice the largest wrong one (docs/decisions.md). On a sheet where another
+    /// group is beyond repair a value so filled in can still be wrong; it is flagged, and explains nothing
+    /// there (`BrokenRuleFlags`).
     public var oneSumFillProbability = 0.05
     /// The least probability a possible culprit's wanted value is given when a broken sum's blame is shared
     /// (`culpritShares`), however sure the network was of what it read: it is sometimes sure of a misread.
-    /// At 1e-6 instead, a team's points 69 the network read 63 at 0.997 (seed 3103) passed unflagged: the
-    /// wanted 69, given 1e-6, still took a thousandth of its column's blame. At 1e-4 it takes 0.09.
-    /// What 1e-4 measured: `BrokenRuleFlags.culpritShareLimit`.
+    /// At 1e-6, a misread the network was 0.997 sure of took a thousandth of its column's blame and passed
+    /// unflagged; at 1e-4 it takes 0.09 (`BrokenRuleFlags.culpritShareLimit`).
     public var culpritFloor = 1e-4
     /// Each rule with the fields it reads.
     let rules: [CheckedRule]
@@ -362,12 +349,8 @@ public struct SuggestionSearch {
     /// to a count that two or more of the template's sums read (`readByTwoSums`: a quarter's shots, its row
     /// and its column). A number in one sum only (a clears column, a box score's rebounds) says that one of
     /// its numbers is wrong, not which, and the search then picks by the network's odds alone: it is filled
-    /// in only when the network itself gave the value at least `oneSumFillProbability`.
-    /// Over the seventeen hand-filled eval sets (22,855 numbers), with one search over the whole sheet, the
-    /// changes to numbers two sums read set 180 wrong readings right and no right one wrong; those to
-    /// numbers in one sum, 64 right and 7 wrong, every wrong one from a value the network gave under 0.07
-    /// (`statsheet eval`: numbers right, and the line `numeric fields right with each top suggestion
-    /// taken`); with each group searched on its own, under 0.021 (`oneSumFillProbability`).
+    /// in only when the network itself gave the value at least `oneSumFillProbability`. Measured, changes
+    /// to numbers two sums read set wrong readings right and no right one wrong (docs/decisions.md).
     public func fillableChanges(_ suggestion: Suggestion) -> [Suggestion.Change] {
         suggestion.changes.filter { change in
             kind(of: change.field) == .count
@@ -430,10 +413,8 @@ public struct SuggestionSearch {
     ///
     /// Of a number in `sure` (the reader was sure of what it saw) the digit lost must be a 1: a lone
     /// stroke is what the cleaning takes for a box line, and a curve or a second stroke left behind would
-    /// have made the reader unsure. On the twenty hand-filled eval sets' scan output, 10 of the 11 digits
-    /// lost from numbers the network was sure of were 1s; the eleventh, a 22 read 2, was read from a
-    /// correction beside struck-out boxes, which the reader notes (`BrokenRuleFlags` counts as sure only
-    /// numbers it noted nothing on, and never an empty box: a faint digit dropped whole leaves one too).
+    /// have made the reader unsure (`BrokenRuleFlags` counts as sure only numbers the reader noted nothing
+    /// on, and never an empty box: a faint digit dropped whole leaves one too).
     public func possibleCulprits(ofSum name: String, values: [String: FieldValue], sure: Set<String> = []) -> Set<String>? {
         guard let rule = rules.first(where: { $0.name == name }), rule.isSum else { return nil }
         guard !holds(values, [rule]) else { return [] }

@@ -1,46 +1,20 @@
 import Foundation
 
 /// Weighs the digit network's readings against the sheet's sums: a field's confidence becomes the
-/// probability of its value given its own ink *and* the rules the sheet's numbers obey.
+/// probability of its value given its own ink *and* the rules the sheet's numbers obey, as a person reading
+/// the sheet combines the two (a 12 read 72 beside saves 7 and goals 5 is a 12).
 ///
-/// The network reads each box on its own. A writer whose 1 has a long flag gets 12 read as 72, 60% sure
-/// with 12 at 35%, though saves 7 + goals 5 in the same row say 12; and a 4 read at 55% beside
-/// 9 saves and 13 shots is as sure as the row. Combining the two kinds of evidence is what a person does on reading the
-/// sheet. The model:
-/// - the fields' values are independent, each with the network's probabilities (its alternatives);
-/// - a stat keeper writes numbers that break the sums now and then (`SuggestionSearch.slipRate`), so the
-///   readings as read stay a story of their own when they break a rule: "the paper is wrong", with the
-///   readings' probability times that rate;
-/// - the stories are the most probable combinations under which every rule holds (best-first, the
-///   search `SuggestionSearch` makes for its suggestions), plus that one; a field's confidence is the
-///   share of their probability that gives it its value.
+/// The model: the fields are independent, each with the network's alternatives; the stories are the most
+/// probable combinations under which every rule holds (`SuggestionSearch`, best-first), plus the readings
+/// as read times `SuggestionSearch.slipRate`, the paper's own slip; a field's confidence is the share of
+/// their probability that gives it its value. Each group of rules that share no field
+/// (`SuggestionSearch.groups`) is weighed on its own.
 ///
-/// Each group of rules that share no field (`SuggestionSearch.groups`: a lacrosse sheet's shots grid and
-/// its clears column, each column of a box score but the shooting ones, which the players' points join) is
-/// weighed on its own, with its own story that the paper breaks one of its rules.
-///
-/// A reading already sure (at least `minConfidence`) gets its confidence with the sums, higher or lower.
-/// Two things keep a wrong number from being confirmed by another wrong one:
-/// - a doubtful value is taken as confirmed by the sums only when one rule pins it: every other field of
-///   that rule was read sure, with no note, and keeps its reading, and the rule holds for that value and
-///   for no other value the network listed (so `saves <= shots` pins nothing that 9 would satisfy as well
-///   as 4). A total misread by +50 and a period misread by +50 balance each other; with both doubtful no
-///   rule pins either, and both stay flagged (seen on 1 of 200 hand-filled sheets);
-/// - a reading the reader doubted for what it saw (crossed out, much smaller than the rest, outside its
-///   range, a date or digit string, stray marks set aside: any reading with a note) is never raised —
-///   but for a count the range chose over an out-of-range first choice and nothing else, which a rule
-///   may pin like any doubtful reading.
-/// A value the sums prefer to the one read replaces it when a rule pins it and its confidence with the
-/// sums reaches `minConfidence` (at the least, it must be likelier than the reading as read times
-/// `slipRate`). A reading the network was sure of is replaced only when two sums vouch for the other
-/// value (`vouchingSums`: a quarter's shots, by its row and its column), never on one sum alone. The
-/// reading keeps the note of what the digits alone said, its alternatives stay the network's, and it is
-/// flagged: a person confirms a number the network's first choice disagreed with. A rule the value mends
-/// then adds up and flags nothing; when fewer than two sums vouch for the value, the rule's other numbers
-/// stay flagged unless another sure sum confirms them, since one of them may be the misread the value
-/// was made to balance — or the value was the network's runner-up and mends its sum alone, on a sheet
-/// whose every broken group the alternatives can mend (`secondChoiceExplains`). Otherwise the reading
-/// stays as read, and a broken rule flags it as before.
+/// The rules: a value is confirmed, or replaces the reading, only when one rule pins it (its other numbers
+/// read sure, noted nothing and kept; no other listed value satisfies it); a reading the reader noted
+/// anything on is never raised, but for a count only the range chose; a sure reading is replaced only when
+/// two sums vouch for the other value (`sureReplacementSums`). A replaced value stays flagged, and the
+/// other numbers of a sum it mends alone stay flagged unless it explains the sum (`secondChoiceExplains`).
 public struct SumCorroboration {
     public let search: SuggestionSearch
     /// Fields read with less confidence are flagged; a rule's other fields must reach it to pin a value.
@@ -48,40 +22,25 @@ public struct SumCorroboration {
     /// The most consistent combinations weighed; the search's `budget` and `plausibility` end it sooner.
     public var limit = 200
     /// How many sums must vouch for a value (`vouchingSums`) for it to replace a sure reading, and for a
-    /// rule it mends to flag no other number. Measured on the nine hand-filled goalie sets (525 sheets,
-    /// 12,957 numbers) against never replacing a sure reading (nor by a value the network gave under
-    /// 0.2): 19 more numbers right (all 19 such replacements right), 120 right numbers no longer flagged
-    /// and 68 more flagged (the numbers of rules mended on one sum), none wrong and unflagged either way.
-    /// The old rule came from 377 sheets on which, before values read from the sums were flagged and
-    /// crossed-out readings left alone, a crossed-out digit's correction passed unflagged and a total was
-    /// made to agree with a period misread 99% sure. One sum is not enough: in a clears column, the only
-    /// sum its numbers are in, a wrong total can be made to agree with a wrong period.
+    /// rule it mends to flag no other number. One sum is not enough: in a clears column, the only sum its
+    /// numbers are in, a wrong total can be made to agree with a wrong period.
     public var sureReplacementSums = 2
     /// The most numbers a sum may have to raise a doubtful number that no second sum reads over the line
-    /// on its own word. Each of the sum's other numbers may be a sure misread the doubtful one balances: on
-    /// the twenty hand-filled eval sets, numbers a box score's thirteen-number columns raised so were wrong
-    /// 1 time in 18 (a fouls 4 read 5 at 58, raised to 90 beside another player's fouls 2 read 1 at 97),
-    /// those the goalie sheets' one-sum columns (a lacrosse clears column: six numbers) raised 0 times in
-    /// 30 (`statsheet eval`: flagged, and wrong and unflagged, with and without the limit).
+    /// on its own word. Each of the sum's other numbers may be a sure misread the doubtful one balances,
+    /// and a box score's thirteen-number column has twelve of them; a lacrosse clears column has six
+    /// numbers.
     public var largestOneSumPin = 6
     /// The least probability the network must have given a value the sums chose, as its second choice, for
     /// that value alone to explain the sum it mends, so that the sum's other numbers keep their confidence
     /// when fewer than `sureReplacementSums` sums vouch for it. For a sure number elsewhere in the sum to
-    /// be the real misread, the network's runner-up would have to be worth exactly that misread. On the
-    /// twenty hand-filled eval sets, 54 values the sums chose so mended their sums: all 54 were right, and
-    /// so were the 235 numbers of those sums (225 of them no longer flagged; `statsheet eval`: 10.97% →
-    /// 10.18% of the seventeen sets' numbers flagged, the same 3 wrong and unflagged). The story can fail
-    /// as the older one did (a clears 3 read 8 at 0.99, a doubtful total moved to agree with it): the
-    /// reviewer still sees the chosen value flagged, and putting back the ink's reading breaks the sum
-    /// again in front of them. Not a third choice: a clears total read 34 (0.58), 37 (0.27, written) and
-    /// 38 (0.14) was made 38 to balance two sure misreads (11 read 17, 6 read 1). Not when two values the
-    /// sums chose are in the sum, nor when it does not hold with the one: together they can balance a
-    /// misread, and a sum still broken has another misread. Not on a sheet where a broken group has no
-    /// combination of the alternatives to mend it: that sheet holds a sure misread the network offered
-    /// nothing for, and on such a sheet a runner-up that balanced a sum was once the wrong number's
-    /// partner (an assists 6 whose runner-up 1 balanced a 2 read 7 at 0.99: `BrokenRuleFlags`). Only sums
-    /// (not `saves <= shots`), whatever their size: unlike a doubtful number raised on one sum's word
-    /// (`largestOneSumPin`), the value must also be the network's own runner-up.
+    /// be the real misread, the network's runner-up would have to be worth exactly that misread; if it is,
+    /// the reviewer still sees the chosen value flagged, and putting back the ink's reading breaks the sum.
+    /// Not a third choice (one was made to balance two sure misreads), not when two values the sums chose
+    /// are in the sum or it still breaks (together they can balance a misread), and not on a sheet where a
+    /// broken group has no combination of the alternatives to mend it: that sheet holds a sure misread the
+    /// network offered nothing for, so a runner-up that balances a sum may be a coincidence
+    /// (`BrokenRuleFlags`). Only sums (not `saves <= shots`), whatever their size: unlike a doubtful number
+    /// raised on one sum's word (`largestOneSumPin`), the value must also be the network's own runner-up.
     public var secondChoiceExplains = 0.1
 
     public init(search: SuggestionSearch, minConfidence: Double = 70) {
@@ -223,9 +182,7 @@ public struct SumCorroboration {
                 let pinSize = search.readByTwoSums(entry.id) ? .max : largestOneSumPin
                 // A count the range chose over an out-of-range first choice (an 11 whose flagged 1s read 77)
                 // was doubted for which number it is, not for what the reader saw: a rule pins it as it
-                // pins any doubtful reading. On the twenty hand-filled eval sets that confirmed 63 such
-                // counts two sure sums had not (their other sum had a doubtful number, or there was one
-                // sum: a clears column), all right; every range-chosen count that was wrong broke a sum.
+                // pins any doubtful reading: every range-chosen count that was wrong broke a sum.
                 // Not a 0: to a sum a 0 and an empty box are the same, and a stray mark read 0 in an
                 // overtime nobody played would log one.
                 let rangeChoseIt = Self.onlyTheRangeChose(reading) && reading.value != .integer(0)

@@ -153,11 +153,8 @@ public struct HandwritingCleaner: Sendable {
         // The line's own thickness. Pen ink along the line only widens the run, and a number written over
         // the divider can widen most of them: their median then took the stroke for the line and erased
         // it ("10" with its 1 beside the divider read "0"). The narrowest runs are the line alone; the
-        // eighth-narrowest, not the narrowest, which is where the print is faint or broken. Measured on
-        // the nine hand-filled goalie sets (525 sheets) against the median: 0.8–1.6 points more numbers
-        // right and 4–8 points fewer flagged on every set with a divider, no more wrong and unflagged;
-        // the quarter-narrowest did a little less well, the narrowest much worse (89.8% right on the
-        // 150-phone-sheet set, where the median had 94.1%).
+        // eighth-narrowest, not the narrowest, which is where the print is faint or broken (measured
+        // against the median, the quarter- and the narrowest: docs/decisions.md).
         let thickness = lengths.isEmpty ? 0 : lengths[lengths.count / 8]
         return LineTrace(vertical: vertical, first: first, start: start, end: end, runs: runs,
                          thickness: thickness, limit: thickness + max(2, thickness / 2))
@@ -182,16 +179,10 @@ public struct HandwritingCleaner: Sendable {
     /// height, so a point counts as widened only when the ink there is at least two pixels wider than
     /// on every other side of the field. A stroke is a stretch of such points, gaps of up to three
     /// allowed, numbering at least `strokeFraction` of the field's height (and 8), and lying wholly
-    /// inside the field, between the top and bottom lines.
-    ///
-    /// Measured on the fourteen hand-filled sets (19,195 numbers): 480 → 418 wrong, 3,781 → 3,388
-    /// flagged, the same 5 wrong and unflagged, no set with fewer right. Keeping strokes only farther
-    /// than twice the line's thickness from the top and bottom lines read 3 fewer right and flagged 34
-    /// more. Judged against the line's own narrower runs instead of the other sides, crisp scans and
-    /// box scores grew phantom 1s (the committed scans 97.5% → 94.5% right). A quarter of the height
-    /// was chosen with that earlier form, on the six sets it was tuned on: a fifth to three tenths read
-    /// alike there, an eighth and two fifths less well. Shorter stretches with this form read a few
-    /// more numbers right but joined digits through kept bits of the divider ("12" read 2).
+    /// inside the field, between the top and bottom lines. The other sides are the reference because
+    /// print and camera widen them all alike: judged against the line's own narrower runs, crisp scans
+    /// and box scores grew phantom 1s. Shorter stretches joined digits through kept bits of the divider
+    /// ("12" read 2).
     func strokesAlong(_ line: LineTrace, others: [LineTrace]) -> Set<Int> {
         guard !others.isEmpty else { return [] }
         precondition(others.allSatisfy { $0.runs.count == line.runs.count }, "sides traced over different rows")

@@ -21,9 +21,9 @@ public final class HandwrittenDigitReader {
     public var strikes: StrikeThrough? = StrikeThrough()
     /// Strokes thinner than these shares of the character's height are thickened before classification:
     /// the network learnt from MNIST, whose strokes are about an eighth of the digit's height, while a
-    /// ballpoint line in a 30-point box is a thirtieth. Two widths, not three: without 0.12 between them
-    /// the twenty-four hand-filled sets read about as many numbers right and flag about as many (README,
-    /// 2026-11-25); each width is a pass of the network, and three overran the 1 ms a digit may take.
+    /// ballpoint line in a 30-point box is a thirtieth. Two widths, not three: the sheets read about as
+    /// well without 0.12 between them, and each width is a pass of the network, where three overran the
+    /// 1 ms a digit may take (docs/decisions.md).
     public var strokeShares = [0.09, 0.15]
     /// The one width `quick` reads at when checking printed numbers: the middle of the three widths read
     /// before, kept so printed sheets read as they did.
@@ -172,9 +172,7 @@ public final class HandwrittenDigitReader {
         let inRange = DigitCombination.withinRange(read, field.kind == .count ? field.allowedRange : nil)
         // When nothing listed lies in the range, the reading stays as the ink has it (and is doubted below).
         // A first choice in range gains what the range took from the others: "12" at 0.55 beside "72" at
-        // 0.40 becomes 12 at 0.92, unflagged. On the nine hand-filled goalie sets (525 sheets), reading
-        // within the range lifted 258 readings to 70 or more after the sums' weighing: the 166 left
-        // unflagged were all right, and the 10 wrong ones all broke a sum and were flagged.
+        // 0.40 becomes 12 at 0.92, unflagged. A wrong one so lifted breaks a sum, which flags it.
         let inked = inRange.values.isEmpty ? read : inRange.values
         let values = field.kind == .date ? gameDates.weigh(inked) : inked
         let best = candidates.first?.digits ?? ""
@@ -184,14 +182,13 @@ public final class HandwrittenDigitReader {
                                 glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
         // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
-        // probability, so that only those read with probability 0.89 or more pass the default threshold.
-        // Measured on 200 hand-filled sheets, dates read at 90–99 were all right, at 70–89 one in eight
-        // was wrong; on the hand-filled box scores, 6 of 72 jersey numbers passed wrong at P.
+        // probability, so that only those read with probability 0.89 or more pass the default threshold:
+        // read at their probability, one date in eight at 70–89 was wrong.
         let unchecked = field.kind == .date || field.kind == .digits
         // The window of game dates never makes a date surer than its ink made it: it says which of the ink's
         // readings a person should look at first. (Letting a date the window chose keep its weighed
-        // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and on a
-        // committed sheet the surer date kept two misread numbers from being mended, flagging 12 more.)
+        // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and the
+        // surer date kept misread numbers from being mended.)
         let probability = min(top.probability, inked.first { $0.value == top.value }?.probability ?? 0)
         var confidence = 100 * (unchecked ? pow(probability, 3) : probability)
         if field.kind == .date, let doubt = Self.dateDoubt(top.value, confidence: confidence, inked: inked, window: gameDates) {
@@ -204,14 +201,10 @@ public final class HandwrittenDigitReader {
         }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
         // ("32" read 3 at 98) or one wide digit. On a count its sum tells them apart; on a jersey number,
-        // which no sum checks, only a person can. Over twenty-four hand-filled eval sets (1,121 sheets) this
-        // flagged 12 more numbers and the one such misread among them (a jersey 32 read 3 at 98, seed 3103,
-        // which it was written for). On a date, only a mark across a line between its boxes: a date is
-        // read only as six digits, so two read as one leave no date unless another mark is read as a
-        // digit too (a box line's remnant, a digit cut in two), and a digit wide in its own box is no pair.
-        // Wide digits are common in real hands: MNIST's test writers (seeds 3201–3204) write 0s, 2s and
-        // 5s wider than tall, and 154 of their 190 dates were flagged while any wide mark held a date;
-        // 82 since, none of the released ones wrong (`statsheet eval`).
+        // which no sum checks, only a person can. On a date, only a mark across a line between its boxes:
+        // a date is read only as six digits, so two read as one leave no date unless another mark is read
+        // as a digit too (a box line's remnant, a digit cut in two), and a digit wide in its own box is no
+        // pair; real hands write wide 0s, 2s and 5s.
         if field.kind == .digits && wideAsOne > 0 || field.kind == .date && wideAcrossDivider > 0 {
             confidence = min(confidence, 60)
             notes.append(Self.wideMarkNote)
@@ -250,9 +243,8 @@ public final class HandwrittenDigitReader {
     /// A date the window of game dates has a say in, with its confidence and why; nil when it has none.
     /// Either the date lies outside the window, or the window, not the ink, chose it: the ink's first
     /// choice (`inked`) lay outside. Like a count outside its range or chosen by it, such a date is held
-    /// under the flag line. (A date outside was once only weighed by the window, which lowers it by the
-    /// mass the reader left unlisted: a network sure of every digit kept a clearly written date five years
-    /// old at 74, unflagged, though `--today` promises such a date is flagged.)
+    /// under the flag line, however sure its ink: the window alone lowers a date only by the mass the
+    /// reader left unlisted, and `--today` promises a date outside it is flagged.
     static func dateDoubt(_ value: FieldValue, confidence: Double, inked: [(value: FieldValue, probability: Double)],
                           window: GameDateWindow) -> (confidence: Double, note: String)? {
         if case .string(let iso) = value, let reason = window.outsideReason(iso) { return (min(confidence, 40), "\(iso) \(reason)") }
@@ -264,10 +256,8 @@ public final class HandwrittenDigitReader {
     /// Whether a wide mark cut in two (`DigitSegmenter.splits`) is read as its two halves rather than
     /// whole: touching digits, when the halves are, together, likelier than the whole. Not when one half
     /// is a digit and the other no digit: that is one wide digit and its tail (a 2's long base, a 5's
-    /// flag), and the tail, kept, was taken for an unreadable mark that held the number at 40. On the
-    /// twenty-eight hand-filled eval sets that flagged 58 numbers fewer, 47 of them on the sets written
-    /// with MNIST's test digits, and read 6 more right there, with no number newly wrong (`statsheet eval`).
-    /// Two halves that are no digit are still a mark that is no digit.
+    /// flag), and the tail, kept, was taken for an unreadable mark that held the number at 40. Two halves
+    /// that are no digit are still a mark that is no digit.
     static func cutIsTwoCharacters(whole: [Double], halves: [[Double]]) -> Bool {
         guard halves.count == 2, readsAsDigit(halves[0]) == readsAsDigit(halves[1]) else { return false }
         return halvesWin(whole: whole, halves: halves)

@@ -18,11 +18,10 @@ public final class SheetFieldReader: FieldRecognizer {
     public let handwritten: HandwrittenDigitReader
     public var writing: Writing
     /// In `auto`, a sheet is taken as printed when at least this share of its written numbers got a
-    /// Tesseract confidence of `printedConfidence` or more. Measured on the committed sets: printed
-    /// goalie sheets 0.95–1.0, printed box scores 0.929–1.0 (a phone photo's lone 0s and 1s in small
-    /// boxes), hand-filled sheets 0.57–0.923 (hockey sheet-008: 12 of 13). The ranges touch, so the
-    /// threshold stays where no handwriting passes as print: a printed sheet taken for handwriting
-    /// still reads its numbers right (the network reads print), the other mistake would not.
+    /// Tesseract confidence of `printedConfidence` or more. Printed and hand-filled sheets nearly meet
+    /// here (docs/decisions.md), so the threshold stays where no handwriting passes as print: a printed
+    /// sheet taken for handwriting still reads its numbers right (the network reads print), the other
+    /// mistake would not.
     public var printedShare = 0.93
     public var printedConfidence = 90.0
     /// A sheet judged printed is taken as handwritten when the network finds numbers Tesseract saw
@@ -110,37 +109,29 @@ public final class SheetFieldReader: FieldRecognizer {
         }
     }
 
-    /// Names and opponents: Tesseract's confidence means less on handwriting than on print. On the
-    /// committed hand-filled sets (180 fields) every reading at 95 or more was right (93 of 93), those
-    /// at 70–95 only 31 of 41 ("Camerm Lee" at 82, "North Valleq" at 90); on 80 sheets nothing was tuned
-    /// on (seed 2304), 81 of 81 and 34 of 41: 65 of 82 together.
+    /// Names and opponents: Tesseract's confidence means less on handwriting than on print. Readings at
+    /// 95 or more were all right, those at 70–95 about 4 in 5, nearly all one letter off ("Camerm Lee").
     static let handText = HandwritingDoubt(trusted: 95, earned: 79,
                                            note: "handwriting Tesseract read under 95% sure is right about 4 times in 5")
 
-    /// Digit strings (jersey numbers), which no sum checks: on the committed box scores 22 of 22 read
-    /// at 95 or more were right and 19 of 22 at 70–95; on 20 box scores made after (seed 2401) 103 of
-    /// 106 and 49 of 54 (68 of 76 together). It catches most confident misreads, not all: 3 of 212 on
-    /// the new set were wrong at 98–99 (18 read as 13, 17 as 77). Such a reading earned 89, but it is
-    /// held under the review line (70) like every number flagged in doubt: a confidence of 70 or more
-    /// stands for a number right 99.5% of the time (issue 3), and 9 times in 10 is not that.
+    /// Digit strings (jersey numbers), which no sum checks: those read at 70–95 were right about 9 times
+    /// in 10. It catches most confident misreads, not all (17 read as 77 at 98). Such a reading is held
+    /// under the review line (70) like every number flagged in doubt: a confidence of 70 or more stands
+    /// for a number right 99.5% of the time (issue 3), and 9 times in 10 is not that.
     static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69,
                                                   note: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10")
 
     /// Handwritten dates, which no sum checks either: the reader already gives them the cube of their
-    /// probability (`HandwrittenDigitReader`), but on the twenty-one hand-filled eval sets (1,031 sheets,
-    /// `statsheet eval`) dates read at 70–80 were right 50 times in 53 (a year 25 read 26 at 77, a day 08
-    /// read 09 at 77 and at 70), at 80–90 176 in 178, at 90 or more 609 in 610: of the eight wrong numbers
-    /// that passed unflagged there, six were dates and three of them under 80. Such a date is held under
-    /// the review line. (Dates at 80–90, 98.9% right, are still short of what 70 or more promises; a line
-    /// at 90 would flag 180 more dates, all but two right.)
+    /// probability (`HandwrittenDigitReader`), yet most wrong numbers that passed unflagged were dates,
+    /// and those read at 70–80 were right about 19 times in 20. Such a date is held under the review line.
+    /// (Dates at 80–90 are still short of what 70 or more promises, but a line at 90 would flag many
+    /// right dates for very few wrong ones: docs/decisions.md.)
     static let handDate = HandwritingDoubt(trusted: 80, earned: 69,
                                            note: "a handwritten date under 80% sure is right about 19 times in 20")
 
     /// Counts whose value no rule weighs (a box score's opponent score: only `present(opp.score)` reads
-    /// it), doubted like digit strings by `SheetScanner`, which knows the rules. On the 26 hand-filled box
-    /// scores (the committed 6 and seed 2401's 20) opponent scores read at 95 or more were all right (19
-    /// of 19), from 70 to 95 one of three: the other two (81 read 21 at 74, 31 read 34 at 83) passed
-    /// unflagged. Too few to measure what such readings earn, so they are held at 50.
+    /// it), doubted like digit strings by `SheetScanner`, which knows the rules: under 95 such readings
+    /// passed wrong (81 read 21 at 74). Too few were measured to say what they earn, so they are held at 50.
     static let handUncheckedCount = HandwritingDoubt(trusted: 95, earned: 50,
                                                      note: "a handwritten count no rule checks, read under 95% sure")
 
