@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
 // SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
-// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR).
+// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR);
+// SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -59,6 +60,9 @@ let package = Package(
         // The review screen without the terminal: keys → session (store writes, rules re-run) → state
         // → screen lines. No C, no images' formats: cells arrive as gray pixels from the CLI.
         .target(name: "ReviewUI", dependencies: ["SheetModel", "SheetStore"]),
+        // `statsheet report`: the store's games and state → one HTML page with inline SVG charts. No I/O but the
+        // store's protocol; the CLI writes the file.
+        .target(name: "SheetReport", dependencies: ["SheetModel", "SheetStore"]),
         .executableTarget(
             name: "statsheet",
             dependencies: [
@@ -76,6 +80,7 @@ let package = Package(
         // The conformance suite, run on SQLite files and on databases of a real PostgreSQL server.
         .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel", "StoreTestSupport"]),
         .testTarget(name: "ReviewUITests", dependencies: ["ReviewUI", "SheetStore", "SheetModel"]),
+        .testTarget(name: "SheetReportTests", dependencies: ["SheetReport", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
         .testTarget(name: "StatsheetCLITests", dependencies: [
