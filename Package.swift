@@ -4,7 +4,7 @@ import PackageDescription
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
 // SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
 // statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR);
-// SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out).
+// statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -66,7 +66,7 @@ let package = Package(
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore", "ReviewUI",
+                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore", "ReviewUI", "SheetReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
