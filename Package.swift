@@ -82,9 +82,10 @@ let package = Package(
         .testTarget(name: "ReviewUITests", dependencies: ["ReviewUI", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetReportTests", dependencies: ["SheetReport", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
-        // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
+        // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first. OCRKit
+        // decodes the report's screenshot from headless Chromium.
         .testTarget(name: "StatsheetCLITests", dependencies: [
-            "statsheet", "SheetStore", "SheetModel", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "statsheet", "SheetStore", "SheetModel", "StoreTestSupport", "OCRKit", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],
     swiftLanguageModes: [.v6]
