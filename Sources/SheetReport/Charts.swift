@@ -57,10 +57,17 @@ struct GameChart {
         for t in ticks {
             out += "<text x=\"\(SVG.n(left - 6))\" y=\"\(SVG.n(y(t) + 4))\" text-anchor=\"end\">\(Number.tick(t))</text>"
         }
-        let most = max(1, Int(plotWidth / (compact ? 90 : 80)))
-        let step = Int((Double(labels.count) / Double(most)).rounded(.up))
-        for (i, label) in labels.enumerated() where step <= 1 || i % step == 0 {
-            out += "<text x=\"\(SVG.n(x(i)))\" y=\"\(SVG.n(height - bottom + (compact ? 14 : 18)))\" text-anchor=\"middle\">\(HTML.escape(label))</text>"
+        let labelY = SVG.n(height - bottom + (compact ? 14 : 18))
+        if compact && labels.count > 1, let first = labels.first, let last = labels.last {
+            // A small multiple has room for the season's first and last dates only.
+            out += "<text x=\"\(SVG.n(left))\" y=\"\(labelY)\" text-anchor=\"start\">\(HTML.escape(first))</text>"
+                + "<text x=\"\(SVG.n(width - right))\" y=\"\(labelY)\" text-anchor=\"end\">\(HTML.escape(last))</text>"
+        } else {
+            let most = max(1, Int(plotWidth / 80))
+            let step = Int((Double(labels.count) / Double(most)).rounded(.up))
+            for (i, label) in labels.enumerated() where step <= 1 || i % step == 0 {
+                out += "<text x=\"\(SVG.n(x(i)))\" y=\"\(labelY)\" text-anchor=\"middle\">\(HTML.escape(label))</text>"
+            }
         }
         out += "<line class=\"baseline\" x1=\"\(SVG.n(left))\" x2=\"\(SVG.n(width - right))\" y1=\"\(SVG.n(y(0)))\" y2=\"\(SVG.n(y(0)))\"/>"
         // A small multiple's title names its unit; the tick labels need the room.

@@ -142,7 +142,7 @@ public enum ReportPage {
             for period in periods {
                 let goals = games.map { $0.periods[period]?.goalsAllowed }
                 let label = periodLabel(period)
-                out += GameChart(id: "\(id)-\(period)-goals", title: "\(label): \(goals.compactMap { $0 }.reduce(0, +)) goals against",
+                out += GameChart(id: "\(id)-\(period)-goals", title: "\(label): \(Number.plural(goals.compactMap { $0 }.reduce(0, +), "goal")) against",
                                  summary: "Goals against in the \(label) period, game by game.", labels: labels,
                                  series: [Series(name: "Goals against", style: .c, values: goals.map { $0.map(Double.init) })],
                                  kind: games.count <= GameChart.maxBarGames ? .bars : .lines, yMax: max(goalMax, 1), yTitle: "goals",
@@ -295,19 +295,10 @@ public enum ReportPage {
             columns: [.init("sheet", "Sheet"), .init("field", "Field"), .init("read", "Read as"), .init("changed", "Changed to"),
                       .init("reviewer", "Reviewer"), .init("at", "When"), .init("state", "State")],
             rows: shown.map { c in
-                (String(c.id), [s.sheetPaths[c.sheetID] ?? "sheet \(c.sheetID)", c.field, value(c.original.value), value(c.newValue), c.reviewer,
+                (String(c.id), [s.sheetPaths[c.sheetID] ?? "sheet \(c.sheetID)", c.field, c.original.value.description, c.newValue.description, c.reviewer,
                                 stamp(c.at), c.isLive ? "in force" : "undone by \(c.undoneBy ?? "a reviewer")"])
             }, empty: "No reviewer has changed a value.").html
         return out + "</section>"
-    }
-
-    static func value(_ v: FieldValue) -> String {
-        switch v {
-        case .empty: "(empty)"
-        case .integer(let n): String(n)
-        case .string(let s): s
-        case .boolean(let b): b ? "marked" : "not marked"
-        }
     }
 }
 

@@ -23,6 +23,7 @@ extension ReportPage {
         .tile dd{margin:0}.tile .big{display:block;font-size:1.7rem;font-weight:650;font-variant-numeric:tabular-nums}
         .tile .small{font-size:.82rem;color:var(--muted)}
         article{border-top:1px solid var(--rule);margin-top:26px}
+        h2+article{border-top:none;margin-top:0}
         figure{margin:14px 0}
         figcaption{font-weight:600;margin-bottom:4px}
         .panel figcaption{font-weight:500;font-size:.88rem}
