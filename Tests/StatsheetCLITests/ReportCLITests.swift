@@ -1,6 +1,8 @@
 import Foundation
 import GRDB
 import OCRKit
+import SheetModel
+import SheetStore
 import Testing
 
 /// `statsheet report` end to end: a store filled from the bundled sample sheets, its report opened in
@@ -8,13 +10,14 @@ import Testing
 @Suite struct ReportCLITests {
     static let hostileAthlete = "<img src=x onerror=alert(1)>"
     static let hostileOpponent = "</script><script>alert(\"x\")</script> & O'Brien"
+    static let reviewer = "coach <b>Kim</b>"
 
     /// A store of the printed lacrosse and basketball samples and a file that is no picture, with a
     /// hostile athlete and opponent written into two games; and its report.
     /// Scanning the samples is most of the time: one store serves every check, run one after the other.
     @Test(.enabled(if: Chromium.enabled, Comment(rawValue: Chromium.disabledReason)))
-    func theSamplesReportInChromium() throws {
-        let (folder, db, report) = try Self.sampleStoreAndReport()
+    func theSamplesReportInChromium() async throws {
+        let (folder, db, report) = try await Self.sampleStoreAndReport()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.chartsAndTablesHoldTheStoresNumbers(db: db, report: report, folder: folder)
         try Self.noRequestLeavesThePage(report, folder: folder)
@@ -51,7 +54,7 @@ import Testing
         #expect(unwritable.stderr.contains("cannot write"), "\(unwritable.stderr)")
     }
 
-    static func sampleStoreAndReport() throws -> (folder: URL, db: String, report: URL) {
+    static func sampleStoreAndReport() async throws -> (folder: URL, db: String, report: URL) {
         let folder = try CLITests.temporaryFolder()
         let db = folder.appendingPathComponent("store.sqlite").path
         try Data("not a picture".utf8).write(to: folder.appendingPathComponent("sheet-999.png"))
@@ -62,13 +65,18 @@ import Testing
         }
         #expect(try CLITests.run(["scan", "--db", db, folder.path]).status == 1, "the broken file fails")
         let queue = try DatabaseQueue(path: db)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: "UPDATE game_logs SET athlete = ? WHERE id = (SELECT MIN(game_log_id) FROM goalie_game_logs)",
                            arguments: [hostileAthlete])
             try db.execute(sql: "UPDATE game_logs SET opponent = ? WHERE id = (SELECT MAX(game_log_id) FROM goalie_game_logs)",
                            arguments: [hostileOpponent])
         }
         try queue.close()
+        // A reviewer's change, as the review screen records it.
+        let store = try SQLiteSheetStore(path: db)
+        let waiting = try #require(try await store.sheets(status: .needsReview).first { $0.templateID == "lacrosse-goalie" })
+        _ = try await store.addCorrection(NewCorrection(sheetID: waiting.id, field: "q1.shots", newValue: .integer(9), reviewer: reviewer,
+                                                        at: Date()))
         let report = folder.appendingPathComponent("report.html")
         let r = try CLITests.run(["report", "--db", db, "--out", report.path])
         #expect(r.status == 0, "\(r.stderr)")
@@ -185,6 +193,12 @@ import Testing
         #expect(failed.first?["path"] ?? nil == folder.appendingPathComponent("sheet-999.png").path)
         #expect((failed.first?["error"] ?? nil)?.contains("not an image") == true)
 
+        let corrections = probe.tables["corrections"] ?? []
+        #expect(corrections.count == 1)
+        #expect(corrections.first?["field"] ?? nil == "q1.shots")
+        #expect(corrections.first?["changed"] ?? nil == "9")
+        #expect(corrections.first?["reviewer"] ?? nil == reviewer)
+
         // The hostile names are text: shown as written, no element made of them.
         #expect(probe.text.contains(hostileAthlete))
         #expect(probe.text.contains(hostileOpponent))
@@ -211,8 +225,7 @@ import Testing
         #expect(try Chromium.pageRequests(netLog: leakyLog) == ["http://statsheet.invalid/x.png"])
     }
 
-    /// A screenshot of the report: the size asked for, and not blank. With STATSHEET_RECORD_SCREENSHOT=path
-    /// it is kept there (docs/report.png is made so).
+    /// A screenshot of the report: the size asked for, and not blank.
     static func theScreenshotIsNotBlank(_ report: URL, folder: URL) throws {
         let png = folder.appendingPathComponent("report.png")
         try Chromium.screenshot(report, to: png, width: 1100, height: 1500)
@@ -226,9 +239,5 @@ import Testing
         let inked = gray.pixels.count - histogram[max(background - 8, 0)...min(background + 8, 255)].reduce(0, +)
         #expect(Double(inked) / Double(gray.pixels.count) > 0.03, "\(inked) pixels differ from the background")
         #expect(histogram.filter { $0 > 50 }.count > 20, "too few shades for text and charts")
-        if let keep = ProcessInfo.processInfo.environment["STATSHEET_RECORD_SCREENSHOT"] {
-            try? FileManager.default.removeItem(atPath: keep)
-            try FileManager.default.copyItem(at: png, to: URL(fileURLWithPath: keep))
-        }
     }
 }
