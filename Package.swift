@@ -3,7 +3,8 @@ import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
 // SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
-// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR).
+// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR);
+// statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -59,10 +60,13 @@ let package = Package(
         // The review screen without the terminal: keys → session (store writes, rules re-run) → state
         // → screen lines. No C, no images' formats: cells arrive as gray pixels from the CLI.
         .target(name: "ReviewUI", dependencies: ["SheetModel", "SheetStore"]),
+        // `statsheet report`: the store's games and state → one HTML page with inline SVG charts. No I/O but the
+        // store's protocol; the CLI writes the file.
+        .target(name: "SheetReport", dependencies: ["SheetModel", "SheetStore"]),
         .executableTarget(
             name: "statsheet",
             dependencies: [
-                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore", "ReviewUI",
+                "SheetPipeline", "SheetModel", "OCRKit", "DigitNet", "SheetStore", "ReviewUI", "SheetReport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -76,10 +80,12 @@ let package = Package(
         // The conformance suite, run on SQLite files and on databases of a real PostgreSQL server.
         .testTarget(name: "SheetStoreTests", dependencies: ["SheetStore", "SheetModel", "StoreTestSupport"]),
         .testTarget(name: "ReviewUITests", dependencies: ["ReviewUI", "SheetStore", "SheetModel"]),
+        .testTarget(name: "SheetReportTests", dependencies: ["SheetReport", "SheetStore", "SheetModel"]),
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
-        // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
+        // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first. OCRKit
+        // decodes the report's screenshot from headless Chromium.
         .testTarget(name: "StatsheetCLITests", dependencies: [
-            "statsheet", "SheetStore", "SheetModel", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "statsheet", "SheetStore", "SheetModel", "StoreTestSupport", "OCRKit", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],
     swiftLanguageModes: [.v6]

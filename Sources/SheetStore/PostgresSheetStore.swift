@@ -258,6 +258,14 @@ public final class PostgresSheetStore: SheetStore {
         try await read { session in try await session.rows(StoreSQL.corrections, [.int(sheetID)]).map(StoreRows.correction) }
     }
 
+    public func allCorrections() async throws -> [Correction] {
+        try await read { session in try await session.rows(StoreSQL.allCorrections).map(StoreRows.correction) }
+    }
+
+    public func flaggedReadings() async throws -> [FlaggedReading] {
+        try await read { session in try await session.rows(StoreSQL.flaggedReadings).map(StoreRows.flaggedReading) }
+    }
+
     // MARK: Copying
 
     public func storedSheet(id: Int64) async throws -> StoredSheet {

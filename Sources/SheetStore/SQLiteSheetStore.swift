@@ -223,6 +223,14 @@ public final class SQLiteSheetStore: SheetStore {
         try await read { db in try db.rows(StoreSQL.corrections, [.int(sheetID)]).map(StoreRows.correction) }
     }
 
+    public func allCorrections() async throws -> [Correction] {
+        try await read { db in try db.rows(StoreSQL.allCorrections).map(StoreRows.correction) }
+    }
+
+    public func flaggedReadings() async throws -> [FlaggedReading] {
+        try await read { db in try db.rows(StoreSQL.flaggedReadings).map(StoreRows.flaggedReading) }
+    }
+
     // MARK: Copying
 
     public func storedSheet(id: Int64) async throws -> StoredSheet {

@@ -44,6 +44,13 @@ public protocol SheetStore: Sendable {
     /// Every correction of the sheet, undone ones included, oldest first.
     func corrections(sheetID: Int64) async throws -> [Correction]
 
+    // MARK: The whole store at once (the report, issue 43): one query each, however many sheets.
+
+    /// Every flagged reading of every stored sheet, by sheet then template order: why the reader doubted them.
+    func flaggedReadings() async throws -> [FlaggedReading]
+    /// Every correction in the store, undone ones included, oldest first.
+    func allCorrections() async throws -> [Correction]
+
     // MARK: Review (issue 6). Each write is one transaction that checks and bumps the sheet's revision.
 
     /// Sheets a person must still decide: `needs_review`, or with a game log waiting for approval,
@@ -310,6 +317,17 @@ public struct GameLogSummary: Sendable, Equatable {
     /// Set when the same athlete, date and opponent (and context) was already logged.
     public var duplicateOf: Int64?
     public var pendingReason: String?
+}
+
+/// A reading under the review threshold, with the reader's notes on why.
+public struct FlaggedReading: Sendable, Equatable {
+    public var sheetID: Int64
+    public var field: String
+    public var confidence: Double
+    public var notes: [String]
+    public init(sheetID: Int64, field: String, confidence: Double, notes: [String]) {
+        self.sheetID = sheetID; self.field = field; self.confidence = confidence; self.notes = notes
+    }
 }
 
 public struct NewCorrection: Sendable, Equatable {

@@ -30,6 +30,11 @@ enum StoreRows {
                                         width: row.double("cell_width") ?? 0, height: row.double("cell_height") ?? 0))
     }
 
+    static func flaggedReading(_ row: SQLRow) -> FlaggedReading {
+        FlaggedReading(sheetID: row.int64("sheet_id") ?? 0, field: row.text("field"), confidence: row.double("confidence") ?? 0,
+                       notes: JSON.decode(row.string("notes")) ?? [])
+    }
+
     static func goalieGameLog(_ row: SQLRow) -> GoalieGameLog {
         func stats(_ prefix: String) -> GoalieStats {
             GoalieStats(shots: row.int(prefix + "shots"), saves: row.int(prefix + "saves"),

@@ -229,6 +229,8 @@ enum StoreSQL {
          .text(JSON.string(newValue)), .text(reviewer), .text(Timestamp.string(at)), SQLValue(note)]
     }
     static let corrections = "SELECT * FROM corrections WHERE sheet_id = ? ORDER BY id"
+    static let allCorrections = "SELECT * FROM corrections ORDER BY id"
+    static let flaggedReadings = "SELECT sheet_id, field, confidence, notes FROM field_readings WHERE flagged = 1 ORDER BY sheet_id, position"
 
     /// The reading a correction changes, checked: the field exists and the value fits its kind.
     static func checkedCorrection(_ correction: NewCorrection, reading row: SQLRow?) throws -> StoredReading {

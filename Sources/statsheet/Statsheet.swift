@@ -8,9 +8,10 @@ struct Statsheet: AsyncParsableCommand {
         discussion: """
             Print a blank sheet with 'statsheet template render', fill it in at the game, then photograph \
             or scan it and run 'statsheet scan'. Fields read with confidence under 70 are flagged for review; \
-            clean sheets become game logs in the store ('statsheet games'), the rest wait ('statsheet sheets').
+            clean sheets become game logs in the store ('statsheet games'), the rest wait ('statsheet sheets'); \
+            'statsheet report' writes the season's charts and the review state to one HTML page.
             """,
         version: "0.1.0",
-        subcommands: [Scan.self, Review.self, Games.self, BoxScores.self, Sheets.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
+        subcommands: [Scan.self, Review.self, Games.self, BoxScores.self, Report.self, Sheets.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
     )
 }

@@ -22,6 +22,7 @@ enum StoreConformance {
         Case(name: "a different context is not a duplicate", run: contextSeparatesGames),
         Case(name: "failures are recorded, counted and cleared once read", run: failures),
         Case(name: "corrections keep the original reading", run: corrections),
+        Case(name: "the whole store's flagged readings and corrections, one query each", run: wholeStoreFlagsAndCorrections),
         Case(name: "a re-read replaces readings and keeps a person's approval", run: replace),
         Case(name: "games filter by athlete and date", run: filters),
         Case(name: "metadata from flags is recorded as such", run: metadataFromFlags),
@@ -250,6 +251,28 @@ enum StoreConformance {
         await #expect(throws: StoreError.self) {
             _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q9.saves", newValue: .integer(1), reviewer: "coach", at: at))
         }
+    }
+
+    /// What the report counts: every flagged reading with its notes, every correction of every sheet, undone ones too.
+    static func wholeStoreFlagsAndCorrections(_ store: any SheetStore) async throws {
+        #expect(try await store.flaggedReadings().isEmpty)
+        #expect(try await store.allCorrections().isEmpty)
+        let a = sheetID(try await store.record(sheet(hash: "a", status: .needsReview), policy: ApprovalPolicy(), replace: false))
+        _ = try await store.record(sheet(hash: "b", opponent: "Pine Ridge"), policy: ApprovalPolicy(), replace: false)
+        let c = sheetID(try await store.record(sheet(hash: "c", opponent: "Oak Hill", status: .needsReview), policy: ApprovalPolicy(),
+                                               replace: false))
+        let flagged = try await store.flaggedReadings()
+        #expect(flagged == [FlaggedReading(sheetID: a, field: "q2.saves", confidence: 41, notes: ["unsure"]),
+                            FlaggedReading(sheetID: c, field: "q2.saves", confidence: 41, notes: ["unsure"])])
+        let at = Date(timeIntervalSince1970: 1_790_000_700)
+        _ = try await store.addCorrection(NewCorrection(sheetID: c, field: "q2.saves", newValue: .integer(10), reviewer: "ann", at: at))
+        _ = try await store.addCorrection(NewCorrection(sheetID: a, field: "q1.shots", newValue: .integer(8), reviewer: "bob", at: at))
+        _ = try await store.undoLastCorrection(UndoRequest(sheetID: a, expectedRevision: nil, reviewer: "bob", at: at))
+        let all = try await store.allCorrections()
+        #expect(all.map(\.sheetID) == [c, a])
+        #expect(all.map(\.field) == ["q2.saves", "q1.shots"])
+        #expect(all.map(\.isLive) == [true, false])
+        #expect(all == (try await store.corrections(sheetID: c)) + (try await store.corrections(sheetID: a)))
     }
 
     static func replace(_ store: any SheetStore) async throws {
