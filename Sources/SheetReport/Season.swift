@@ -174,34 +174,23 @@ struct StoreState: Sendable {
         waiting = data.gameLogs.filter { $0.approvedAt == nil }.map { ($0, byID[$0.sheetID]) }
         failures = data.failures
         var counts: [String: Int] = [:]
-        for reading in data.flaggedReadings { counts[flagCause(reading.notes), default: 0] += 1 }
+        for reading in data.flaggedReadings { counts[Self.cause(of: reading).label, default: 0] += 1 }
         flagCauses = counts.map { (cause: $0.key, fields: $0.value) }.sorted { ($0.fields, $1.cause) > ($1.fields, $0.cause) }
         flaggedFields = data.flaggedReadings.count
         corrections = data.corrections
         sheetPaths = byID.mapValues(\.path)
     }
 
+    /// The review line the store's sheets were read with is not stored; `scan`'s default stands for it.
+    static let reviewLine = 70.0
+
+    /// Why a field was flagged, as `statsheet eval` counts it: the reading's own `flagCause`, so that the
+    /// report and eval never disagree on what a flag is made of.
+    static func cause(of flagged: FlaggedReading) -> FieldReading.FlagCause {
+        let reading = FieldReading(value: .empty, text: "", confidence: flagged.confidence, flagged: true, notes: flagged.notes)
+        return reading.flagCause(line: reviewLine) ?? .reader
+    }
+
     /// Values reviewers changed and did not undo: the latest live correction of each field counts once.
     var valuesChanged: Int { Set(corrections.filter(\.isLive).map { "\($0.sheetID) \($0.field)" }).count }
-}
-
-/// Why a field was flagged, in few enough words to count: the reader's first note with its particulars
-/// (numbers, quoted characters, the suspected value) taken out, so that "faint mark: 12% of the box inked"
-/// and "faint mark: 31% …" count as one cause. A flag without a note is a low-confidence read.
-func flagCause(_ notes: [String]) -> String {
-    guard let note = notes.first?.trimmingCharacters(in: .whitespaces), !note.isEmpty else { return "low confidence, no note" }
-    if note.hasPrefix("in failing rule ") {
-        let rule = note.dropFirst("in failing rule ".count).prefix { $0 != "," && $0 != " " }
-        return "in failing rule \(rule)"
-    }
-    if note.hasPrefix("its failing rules all add up") { return "its failing rules all add up with another value" }
-    var cause = ""
-    var inQuote = false
-    for c in note {
-        if c == "'" { inQuote.toggle(); if !inQuote { cause += "'…'" }; continue }
-        if inQuote { continue }
-        if c.isNumber { if !cause.hasSuffix("N") { cause.append("N") } } else { cause.append(c) }
-    }
-    if let colon = cause.firstIndex(of: ":") { cause = String(cause[..<colon]) }
-    return cause.trimmingCharacters(in: .whitespaces)
 }
