@@ -123,6 +123,21 @@ public struct ImageLoader: Sendable {
         return LoadedImage(image: image, format: format, exifOrientation: applied, reduction: reduction)
     }
 
+    private static func openFailure(_ code: Int32) -> ImageLoadError {
+        code == ENOENT || code == ENOTDIR ? .missing : .notReadable(reason: String(cString: strerror(code)))
+    }
+
+    private static func requireRegular(_ info: stat) throws(ImageLoadError) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .notReadable(reason: "it is a directory")
+        case S_IFIFO: throw .notReadable(reason: "it is a named pipe (FIFO), not a regular file")
+        case S_IFSOCK: throw .notReadable(reason: "it is a socket, not a regular file")
+        case S_IFCHR, S_IFBLK: throw .notReadable(reason: "it is a device, not a regular file")
+        default: throw .notReadable(reason: "it is not a regular file")
+        }
+    }
+
     /// Whether the file stops before its format's end marker.
     static func endsEarly(_ bytes: [UInt8], _ format: ImageFormat) -> Bool {
         switch format {
@@ -144,18 +159,19 @@ public struct ImageLoader: Sendable {
     }
 
     /// Reads the whole file, turning each operating-system failure into its own error.
+    ///
+    /// The type is checked before the file is opened, and it is opened without blocking: `open` on a
+    /// named pipe waits for a writer, which hung a whole scan on one `fifo.jpg`.
     static func readFile(_ path: String) throws(ImageLoadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .missing }
-            throw .notReadable(reason: String(cString: strerror(code)))
-        }
-        defer { close(fd) }
         var info = stat()
+        guard stat(path, &info) == 0 else { throw Self.openFailure(errno) }
+        try Self.requireRegular(info)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.openFailure(errno) }
+        defer { close(fd) }
+        // Again on what was opened: the entry may have been replaced since.
         guard fstat(fd, &info) == 0 else { throw .notReadable(reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notReadable(reason: "it is a directory") }
-        if (info.st_mode & S_IFMT) != S_IFREG { throw .notReadable(reason: "it is not a regular file") }
+        try Self.requireRegular(info)
         let size = Int(info.st_size)
         guard size > 0 else { throw .empty }
         var bytes = [UInt8](repeating: 0, count: size)
