@@ -12,7 +12,7 @@ struct ScanOutput {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(result) { print(String(decoding: data, as: UTF8.self)) }
+            if let data = try? encoder.encode(result) { print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self))) }
             return
         }
         print(table(result))
@@ -24,17 +24,18 @@ struct ScanOutput {
             let object: [String: Any] = ["file": path, "sha256": sha256, "status": state.status.rawValue,
                                          "already_stored": true, "sheet_id": state.id]
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-                print(String(decoding: data, as: UTF8.self))
+                print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
             }
             return
         }
-        print("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))")
+        print(TerminalText.escaped("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))"))
     }
 
+    /// Each line escaped on its own: file names and text read from a sheet are untrusted (TerminalText).
     func table(_ result: SheetResult) -> String {
         var lines: [String] = []
         guard result.status != .failed else {
-            return "\(result.file): FAILED — \(result.error ?? "unknown error")\n"
+            return TerminalText.escaped("\(result.file): FAILED — \(result.error ?? "unknown error")") + "\n"
         }
         var heading = "\(result.file) — \(result.template ?? "?") v\(result.templateVersion ?? 0) — \(result.status.rawValue)"
         if let a = result.alignment {
@@ -88,7 +89,7 @@ struct ScanOutput {
             lines.append(String(format: "  suggestion (probability %.2f): %@", s.probability, changes))
         }
         if let note = result.suggestionNote { lines.append("  \(note)") }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// "12" for a confident reading, "12?" for a flagged one, padded to `width`.
@@ -138,7 +139,7 @@ struct ScanSummary {
         } else {
             lines.append("dry run: nothing stored")
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }
 
