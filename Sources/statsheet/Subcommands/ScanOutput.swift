@@ -107,6 +107,8 @@ struct ScanSummary {
     let jobs: Int
     /// The store's path, or nil for --dry-run.
     let store: String?
+    /// Files in the folders given that were not read for their extension, by extension.
+    var skipped: [String: Int] = [:]
     let start = Date()
     var clean = 0, review = 0, failed = 0
     /// Skipped because their content hash was already stored.
@@ -125,12 +127,21 @@ struct ScanSummary {
         }
     }
 
+    /// "2 files skipped as not images by their extension: 1 .pdf, 1 .txt"
+    static func skippedText(_ skipped: [String: Int]) -> String {
+        let total = skipped.values.reduce(0, +)
+        let kinds = skipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.value) \($0.key.isEmpty ? "without extension" : "." + $0.key)" }
+        return "\(total) file\(total == 1 ? "" : "s") skipped as not images by their extension: " + kinds.joined(separator: ", ")
+    }
+
     var text: String {
         let read = clean + review + failed
         let seconds = Date().timeIntervalSince(start)
         var lines = [String(format: "%d sheet%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
                             files, files == 1 ? "" : "s", read, clean, review, failed, alreadyStored + raced, seconds,
                             seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
+        if !skipped.isEmpty { lines.append(Self.skippedText(skipped)) }
         if let store {
             lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), "
                          + (replaced > 0 ? "\(replaced) read again, " : "")
