@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SheetPipelineTests", dependencies: ["SheetPipeline", "SheetModel", "OCRKit", "DigitNet"]),
         // Drives the built `statsheet` binary end to end; depends on it so `swift test` builds it first.
         .testTarget(name: "StatsheetCLITests", dependencies: [
-            "statsheet", "SheetStore", "SheetModel", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
+            "statsheet", "SheetStore", "SheetModel", "OCRKit", "StoreTestSupport", .product(name: "GRDB", package: "GRDB.swift"),
         ]),
     ],
     swiftLanguageModes: [.v6]
