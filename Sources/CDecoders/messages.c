@@ -44,8 +44,9 @@ static void install(void) {
     TIFFSetWarningHandler(tiff_handler);
     TIFFSetErrorHandler(tiff_handler);
     leptSetStderrHandler(leptonica_handler);
-    // Leptonica's own error reports ("Error in pixReadMemPng: ...") restate the NULL it returns.
-    setMsgSeverity(L_SEVERITY_NONE);
+    // Leptonica's own error reports ("Error in gifToPix: ...") come here too, through the handler:
+    // for formats whose library says nothing (giflib), they are the only reason there is.
+    setMsgSeverity(L_SEVERITY_ERROR);
 }
 
 void cdecoders_install_message_handlers(void) {

@@ -58,23 +58,23 @@ public struct ImageHeader: Sendable, Equatable {
 
     public var pixelCount: Int { width * height }
 
-    /// Nil when the header cannot be parsed from the bytes.
-    public static func read(_ bytes: [UInt8]) -> ImageHeader? {
+    /// Fails with what the decoding library said, when the header cannot be parsed from the bytes.
+    public static func read(_ bytes: [UInt8]) throws(ImagingError) -> ImageHeader {
         let format = ImageFormat.sniff(bytes)
         if format == .jpeg {
             // libjpeg itself, so that its warnings about the header are kept rather than printed.
             var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
-            let (ok, _) = LeptonicaMessages.collecting {
+            let (ok, messages) = LeptonicaMessages.collecting {
                 bytes.withUnsafeBufferPointer { cdecoders_jpeg_header($0.baseAddress, $0.count, &w, &h, &components) }
             }
-            guard ok == 0, w > 0, h > 0 else { return nil }
+            guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
             return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: 8, samplesPerPixel: Int(components))
         }
         var iff: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-        let (ok, _) = LeptonicaMessages.collecting {
+        let (ok, messages) = LeptonicaMessages.collecting {
             bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &iff, &w, &h, &bps, &spp, &cmap) }
         }
-        guard ok == 0, w > 0, h > 0 else { return nil }
+        guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
         return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp))
     }
 }
@@ -110,7 +110,7 @@ extension Image {
                 }
             }
         }
-        guard let pix else { throw .decodeFailed(format, reason: messages.last) }
+        guard let pix else { throw .decodeFailed(format, reason: messages.first) }
         return DecodedImage(image: try Image(taking: pix, operation: "decode"), warnings: 0, messages: messages)
     }
 
@@ -124,7 +124,7 @@ extension Image {
                 cdecoders_jpeg_decode_gray($0.baseAddress, $0.count, Int32(reduction), &pixels, &w, &h, &warnings)
             }
         }
-        guard status == 0, let pixels else { throw .decodeFailed(.jpeg, reason: messages.last) }
+        guard status == 0, let pixels else { throw .decodeFailed(.jpeg, reason: messages.first) }
         defer { free(pixels) }
         let gray = GrayBuffer(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(w) * Int(h))))
         return DecodedImage(image: try Image(gray), warnings: Int(warnings), messages: messages)

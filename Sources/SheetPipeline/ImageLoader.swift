@@ -90,8 +90,11 @@ public struct ImageLoader: Sendable {
         let format = ImageFormat.sniff(bytes)
         guard format != .unknown else { throw .notAnImage }
         guard Self.supportedFormats.contains(format) else { throw .unsupportedFormat(format) }
-        guard let header = ImageHeader.read(bytes) else {
-            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.read(bytes)
+        } catch {
+            throw Self.failure(error, bytes, format)
         }
         guard header.pixelCount <= maxPixels else {
             throw .tooLarge(width: header.width, height: header.height, limit: maxPixels)
@@ -103,9 +106,7 @@ public struct ImageLoader: Sendable {
             // brightness in luminance too (dark blue ≈ 20%), and chroma costs a third of the decoding.
             decoded = try Image.decode(bytes, format: format, jpegReduction: reduction)
         } catch {
-            if Self.endsEarly(bytes, format) { throw .truncated(format) }
-            guard case .decodeFailed(_, let reason) = error else { throw .damaged(format) }
-            throw .damaged(format, reason: reason)
+            throw Self.failure(error, bytes, format)
         }
         for message in decoded.messages {
             Self.logger.debug("decoder message", metadata: ["format": "\(format.displayName)", "message": "\(TerminalText.escaped(message))"])
@@ -130,6 +131,13 @@ public struct ImageLoader: Sendable {
             }
         }
         return LoadedImage(image: image, format: format, exifOrientation: applied, reduction: reduction)
+    }
+
+    /// Truncated when the bytes stop before the format's end; otherwise damaged, with the decoder's reason.
+    private static func failure(_ error: ImagingError, _ bytes: [UInt8], _ format: ImageFormat) -> ImageLoadError {
+        if endsEarly(bytes, format) { return .truncated(format) }
+        guard case .decodeFailed(_, let reason) = error else { return .damaged(format) }
+        return .damaged(format, reason: reason)
     }
 
     private static func openFailure(_ code: Int32) -> ImageLoadError {
