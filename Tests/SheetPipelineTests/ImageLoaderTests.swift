@@ -106,15 +106,7 @@ import Testing
         var bytes = try Self.picture(width: 200, height: 200).encoded(as: .png)
         // Keep the signature and header chunk, scramble the compressed pixels, keep the IEND trailer.
         for i in 60..<(bytes.count - 12) { bytes[i] = UInt8(truncatingIfNeeded: i &* 37) }
-        // The decoder's own words become part of the error, instead of a line on stderr.
-        do {
-            _ = try ImageLoader().decode(bytes)
-            Issue.record("scrambled PNG data decoded")
-        } catch {
-            guard case .damaged(.png, let reason?) = error else { Issue.record("\(error)"); return }
-            #expect(!reason.isEmpty)
-            #expect(error.message.hasPrefix("damaged PNG: its image data could not be decoded (decoder: "))
-        }
+        Self.expectDamagedWithReason(bytes, .png)
     }
 
     @Test func corruptJPEGDataIsRefusedWithLibjpegsReason() throws {
@@ -123,13 +115,18 @@ import Testing
         // goes on; the loader refuses the page rather than read a guess.
         let start = bytes.count / 2
         for i in start..<(start + 16) { bytes[i] = i % 2 == 0 ? 0xFF : 0xD3 }
+        Self.expectDamagedWithReason(bytes, .jpeg)
+    }
+
+    /// The decoder's own words become part of the error, instead of a line on stderr.
+    static func expectDamagedWithReason(_ bytes: [UInt8], _ format: ImageFormat) {
         do {
             _ = try ImageLoader().decode(bytes)
-            Issue.record("corrupt JPEG data decoded")
+            Issue.record("damaged \(format.displayName) decoded")
         } catch {
-            guard case .damaged(.jpeg, let reason?) = error else { Issue.record("\(error)"); return }
+            guard case .damaged(format, let reason?) = error else { Issue.record("\(error)"); return }
             #expect(!reason.isEmpty)
-            #expect(error.message.hasPrefix("damaged JPEG: its image data could not be decoded (decoder: "))
+            #expect(error.message.hasPrefix("damaged \(format.displayName): its image data could not be decoded (decoder: "))
         }
     }
 
