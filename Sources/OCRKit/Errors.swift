@@ -39,7 +39,7 @@ public enum TesseractError: Error, Equatable, Sendable, CustomStringConvertible 
 
 /// Leptonica, libtiff and libjpeg print their own lines to stderr; statsheet reports errors itself,
 /// naming the file. Their messages are kept per thread instead (CDecoders), and taken after each decode.
-enum LeptonicaMessages {
+enum DecoderMessages {
     static let silenced: Void = { cdecoders_install_message_handlers() }()
 
     /// Runs `body` with the calling thread's kept messages cleared first; returns what the libraries said.

@@ -64,14 +64,14 @@ public struct ImageHeader: Sendable, Equatable {
         if format == .jpeg {
             // libjpeg itself, so that its warnings about the header are kept rather than printed.
             var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
-            let (ok, messages) = LeptonicaMessages.collecting {
+            let (ok, messages) = DecoderMessages.collecting {
                 bytes.withUnsafeBufferPointer { cdecoders_jpeg_header($0.baseAddress, $0.count, &w, &h, &components) }
             }
             guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
             return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: 8, samplesPerPixel: Int(components))
         }
         var iff: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-        let (ok, messages) = LeptonicaMessages.collecting {
+        let (ok, messages) = DecoderMessages.collecting {
             bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &iff, &w, &h, &bps, &spp, &cmap) }
         }
         guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
@@ -101,7 +101,7 @@ extension Image {
         case .tiff, .webp, .gif: break
         default: throw .decodeFailed(format, reason: "not a format statsheet decodes")
         }
-        let (pix, messages) = LeptonicaMessages.collecting {
+        let (pix, messages) = DecoderMessages.collecting {
             bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PIX>? in
                 switch format {
                 case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
@@ -119,7 +119,7 @@ extension Image {
     static func decodeJPEGAsGray(_ bytes: [UInt8], reduction: Int) throws(ImagingError) -> DecodedImage {
         var pixels: UnsafeMutablePointer<UInt8>?
         var w: Int32 = 0, h: Int32 = 0, warnings: Int32 = 0
-        let (status, messages) = LeptonicaMessages.collecting {
+        let (status, messages) = DecoderMessages.collecting {
             bytes.withUnsafeBufferPointer {
                 cdecoders_jpeg_decode_gray($0.baseAddress, $0.count, Int32(reduction), &pixels, &w, &h, &warnings)
             }
