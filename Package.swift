@@ -4,7 +4,8 @@ import PackageDescription
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
 // SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
 // statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR);
-// statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out).
+// statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out);
+// OCRKit → CDecoders (libjpeg, and the decoders' message handlers).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
 let package = Package(
     name: "statsheet",
@@ -25,7 +26,7 @@ let package = Package(
         .systemLibrary(
             name: "CTesseract",
             pkgConfig: "tesseract",
-            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libpng-dev"])]
+            providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libpng-dev", "libjpeg-dev", "libtiff-dev"])]
         ),
         // CBLAS from OpenBLAS, for the digit network's matrix products.
         .systemLibrary(
@@ -40,8 +41,12 @@ let package = Package(
         // Benchmarks (not tests: times are measured, never asserted): the digit network (through the reader's pen
         // widths, hence SheetPipeline), the suggestion search, the weighing against the sums, the review screen.
         .executableTarget(name: "bench", dependencies: ["DigitNet", "OCRKit", "SheetModel", "SheetPipeline", "SheetStore", "ReviewUI"]),
+        // C that Swift cannot write: libjpeg decoding (its errors longjmp) and the message handlers of
+        // libjpeg, libtiff and Leptonica, which otherwise print to stderr.
+        .target(name: "CDecoders",
+                linkerSettings: [.linkedLibrary("jpeg"), .linkedLibrary("tiff"), .linkedLibrary("lept")]),
         // Owned Swift types over Leptonica images and Tesseract engines; typed errors; no sheet concepts.
-        .target(name: "OCRKit", dependencies: ["CTesseract"]),
+        .target(name: "OCRKit", dependencies: ["CTesseract", "CDecoders"]),
         // Templates, fields, readings and results: plain values, no C, no I/O beyond JSON decoding.
         .target(name: "SheetModel"),
         // Load → align → read: the stages that turn an image file into a sheet result.

@@ -50,7 +50,7 @@ public final class BitmapFont {
     public let size: Int
 
     public init(size: Int) throws(ImagingError) {
-        _ = LeptonicaMessages.silenced
+        _ = DecoderMessages.silenced
         let even = min(20, max(4, size - size % 2))
         guard let bmf = bmfCreate(nil, Int32(even)) else { throw .operationFailed("bmfCreate(\(even))") }
         self.bmf = bmf

@@ -1,4 +1,6 @@
+import CDecoders
 import CTesseract
+import Glibc
 
 /// Image file formats statsheet recognises, by their leading bytes.
 public enum ImageFormat: String, Sendable, Equatable, CaseIterable {
@@ -56,45 +58,76 @@ public struct ImageHeader: Sendable, Equatable {
 
     public var pixelCount: Int { width * height }
 
-    /// Nil when Leptonica cannot parse a header from the bytes.
-    public static func read(_ bytes: [UInt8]) -> ImageHeader? {
-        _ = LeptonicaMessages.silenced
+    /// Fails with what the decoding library said, when the header cannot be parsed from the bytes.
+    public static func read(_ bytes: [UInt8]) throws(ImagingError) -> ImageHeader {
         let format = ImageFormat.sniff(bytes)
-        var iff: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
-        let ok = bytes.withUnsafeBufferPointer {
-            pixReadHeaderMem($0.baseAddress, $0.count, &iff, &w, &h, &bps, &spp, &cmap)
+        if format == .jpeg {
+            // libjpeg itself, so that its warnings about the header are kept rather than printed.
+            var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
+            let (ok, messages) = DecoderMessages.collecting {
+                bytes.withUnsafeBufferPointer { cdecoders_jpeg_header($0.baseAddress, $0.count, &w, &h, &components) }
+            }
+            guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
+            return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: 8, samplesPerPixel: Int(components))
         }
-        guard ok == 0, w > 0, h > 0 else { return nil }
+        var iff: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
+        let (ok, messages) = DecoderMessages.collecting {
+            bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &iff, &w, &h, &bps, &spp, &cmap) }
+        }
+        guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
         return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp))
     }
 }
 
+/// A decoded image and what its decoder said on the way.
+public struct DecodedImage {
+    public let image: Image
+    /// libjpeg's warnings: data that ended early or that it skipped as corrupt. Always 0 for other formats.
+    public let warnings: Int
+    /// What the decoding libraries would have printed to stderr (kept for the log, never printed raw).
+    public let messages: [String]
+}
+
 extension Image {
-    /// Decodes PNG, JPEG, TIFF (first page) or WebP bytes.
+    /// Decodes PNG, JPEG, TIFF (first page), WebP or GIF bytes.
     ///
     /// - Parameters:
     ///   - jpegReduction: 1, 2, 4 or 8: libjpeg's DCT scaling decodes a JPEG at a fraction of its size for a
-    ///     fraction of the cost.
-    ///   - jpegLuminanceOnly: decode a colour JPEG's luminance only, skipping chroma (about a third faster).
-    /// - Returns: the image and the number of decoder warnings (libjpeg warns, rather than fails, when the
-    ///   data ends early).
-    public static func decode(_ bytes: [UInt8], format: ImageFormat, jpegReduction: Int = 1,
-                              jpegLuminanceOnly: Bool = false) throws(ImagingError) -> (image: Image, warnings: Int) {
-        _ = LeptonicaMessages.silenced
-        var warnings: Int32 = 0
-        let pix: UnsafeMutablePointer<PIX>? = bytes.withUnsafeBufferPointer { buffer in
-            switch format {
-            case .png: nil  // decoded below, straight to gray
-            case .jpeg: pixReadMemJpeg(buffer.baseAddress, buffer.count, 0, Int32(jpegReduction), &warnings,
-                                       jpegLuminanceOnly ? Int32(L_JPEG_READ_LUMINANCE) : 0)
-            case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
-            case .webp: pixReadMemWebP(buffer.baseAddress, buffer.count)
-            default: nil
+    ///     fraction of the cost. JPEGs always arrive as 8-bit gray (luminance, or CMYK inks on white).
+    public static func decode(_ bytes: [UInt8], format: ImageFormat, jpegReduction: Int = 1) throws(ImagingError) -> DecodedImage {
+        switch format {
+        case .png: return DecodedImage(image: try decodePNGAsGray(bytes), warnings: 0, messages: [])
+        case .jpeg: return try decodeJPEGAsGray(bytes, reduction: jpegReduction)
+        case .tiff, .webp, .gif: break
+        default: throw .decodeFailed(format, reason: "not a format statsheet decodes")
+        }
+        let (pix, messages) = DecoderMessages.collecting {
+            bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PIX>? in
+                switch format {
+                case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
+                case .webp: pixReadMemWebP(buffer.baseAddress, buffer.count)
+                default: pixReadMemGif(buffer.baseAddress, buffer.count)
+                }
             }
         }
-        if format == .png { return (try decodePNGAsGray(bytes), 0) }
-        guard let pix else { throw .decodeFailed(format) }
-        return (try Image(taking: pix, operation: "decode"), Int(warnings))
+        guard let pix else { throw .decodeFailed(format, reason: messages.first) }
+        return DecodedImage(image: try Image(taking: pix, operation: "decode"), warnings: 0, messages: messages)
+    }
+
+    /// libjpeg directly rather than through Leptonica: its messages are kept instead of printed, and
+    /// CMYK and YCCK JPEGs (which Leptonica cannot decode to gray) arrive as ink on white.
+    static func decodeJPEGAsGray(_ bytes: [UInt8], reduction: Int) throws(ImagingError) -> DecodedImage {
+        var pixels: UnsafeMutablePointer<UInt8>?
+        var w: Int32 = 0, h: Int32 = 0, warnings: Int32 = 0
+        let (status, messages) = DecoderMessages.collecting {
+            bytes.withUnsafeBufferPointer {
+                cdecoders_jpeg_decode_gray($0.baseAddress, $0.count, Int32(reduction), &pixels, &w, &h, &warnings)
+            }
+        }
+        guard status == 0, let pixels else { throw .decodeFailed(.jpeg, reason: messages.first) }
+        defer { free(pixels) }
+        let gray = GrayBuffer(width: Int(w), height: Int(h), pixels: Array(UnsafeBufferPointer(start: pixels, count: Int(w) * Int(h))))
+        return DecodedImage(image: try Image(gray), warnings: Int(warnings), messages: messages)
     }
 
     /// Decodes any PNG (gray, palette, RGB, 16-bit, with or without alpha) straight to 8-bit gray with
@@ -104,23 +137,33 @@ extension Image {
         png.version = UInt32(PNG_IMAGE_VERSION)
         defer { png_image_free(&png) }
         let begun = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&png, $0.baseAddress, $0.count) }
-        guard begun != 0, png.width > 0, png.height > 0 else { throw .decodeFailed(.png) }
+        guard begun != 0, png.width > 0, png.height > 0 else { throw .decodeFailed(.png, reason: pngMessage(png)) }
         png.format = UInt32(PNG_FORMAT_GRAY)
+        // Without this, libpng takes 16-bit samples with no gAMA chunk for linear light and brightens
+        // them into sRGB: a scanner's 16-bit gray page came out nearly white, its markers lost.
+        png.flags |= UInt32(PNG_IMAGE_FLAG_16BIT_sRGB)
         let width = Int(png.width), height = Int(png.height)
         var gray = [UInt8](repeating: 255, count: width * height)
         var white = png_color(red: 255, green: 255, blue: 255)
         let finished = gray.withUnsafeMutableBytes { png_image_finish_read(&png, &white, $0.baseAddress, Int32(width), nil) }
-        guard finished != 0 else { throw .decodeFailed(.png) }
+        guard finished != 0 else { throw .decodeFailed(.png, reason: pngMessage(png)) }
         return try Image(GrayBuffer(width: width, height: height, pixels: gray))
     }
 
-    /// Encodes as PNG, JPEG (quality 90), TIFF (LZW) or WebP.
+    private static func pngMessage(_ png: png_image) -> String? {
+        var message = png.message
+        let text = withUnsafeBytes(of: &message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return text.isEmpty ? nil : text
+    }
+
+    /// Encodes as PNG, JPEG (quality 90), TIFF (LZW), WebP or GIF.
     public func encoded(as format: ImageFormat) throws(ImagingError) -> [UInt8] {
         let iff: Int32 = switch format {
         case .png: Int32(IFF_PNG)
         case .jpeg: Int32(IFF_JFIF_JPEG)
         case .tiff: Int32(IFF_TIFF_LZW)
         case .webp: Int32(IFF_WEBP)
+        case .gif: Int32(IFF_GIF)
         default: throw .encodeFailed("images as \(format.displayName)")
         }
         var data: UnsafeMutablePointer<UInt8>?

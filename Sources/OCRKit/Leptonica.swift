@@ -14,7 +14,3 @@ public enum Leptonica {
         return String(cString: pointer)
     }
 }
-
-func setMsgSeverityNone() -> Int32 {
-    setMsgSeverity(Int32(L_SEVERITY_NONE))
-}

@@ -74,7 +74,7 @@ public final class TesseractEngine {
     ///     A confident-looking "9" whose runner-up "0" is close behind is not a confident reading.
     public init(language: String = "eng", dataPath: String? = nil, useDictionary: Bool = false,
                 alternatives: Bool = true) throws(TesseractError) {
-        _ = LeptonicaMessages.silenced
+        _ = DecoderMessages.silenced
         guard let handle = TessBaseAPICreate() else { throw .initFailed(language: language, dataPath: dataPath) }
         // Init-only settings. debug_file must be set here: Tesseract otherwise prints its own lines on
         // stderr (including for the failure we report ourselves below).

@@ -1,3 +1,5 @@
+import SheetModel
+
 /// A screen as a grid of characters, each with its own style, drawn by the review screen and turned
 /// into lines with ANSI escapes (or none, with colour off). Hand-written: no terminal UI library is in
 /// the package mirror, and the screen needs only SGR colours and cursor homing.
@@ -42,8 +44,9 @@ public struct Canvas: Sendable, Equatable {
         guard row >= 0, row < height, column < width else { return }
         let end = min(width, column + (limit ?? width))
         var x = column
-        for c in text where x < end {
-            if x >= 0 { self[row, x] = (c == "\n" || c == "\t" ? " " : c, style) }
+        // Control characters in a file name or a read text would move the cursor: shown escaped.
+        for c in TerminalText.escaped(String(text.map { $0 == "\n" || $0 == "\t" ? " " : $0 })) where x < end {
+            if x >= 0 { self[row, x] = (c, style) }
             x += 1
         }
     }

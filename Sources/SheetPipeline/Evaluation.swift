@@ -34,7 +34,7 @@ public struct GroundTruth: Sendable, Decodable {
 
     /// The images in `paths` (folders searched as `ImageFiles.expand` does) that have a truth file beside them.
     public static func images(in paths: [String]) -> [String] {
-        ImageFiles.expand(paths).filter { FileManager.default.fileExists(atPath: path(forImage: $0)) }
+        ImageFiles.expand(paths).files.filter { FileManager.default.fileExists(atPath: path(forImage: $0)) }
     }
 
     public static func load(_ path: String) throws -> GroundTruth {

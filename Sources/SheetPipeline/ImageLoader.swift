@@ -1,5 +1,7 @@
 import Foundation
+import Logging
 import OCRKit
+import SheetModel
 
 /// Why an input file could not be turned into an image. Each case is its own line for the user.
 public enum ImageLoadError: Error, Equatable, Sendable {
@@ -10,7 +12,8 @@ public enum ImageLoadError: Error, Equatable, Sendable {
     case notAnImage
     case unsupportedFormat(ImageFormat)
     case tooLarge(width: Int, height: Int, limit: Int)
-    case damaged(ImageFormat)
+    /// `reason`: what the decoding library said, when it said something.
+    case damaged(ImageFormat, reason: String? = nil)
 
     /// The message after "FILE: ".
     public var message: String {
@@ -20,16 +23,17 @@ public enum ImageLoadError: Error, Equatable, Sendable {
         case .empty: "the file is empty (0 bytes)"
         case .truncated(let format):
             "truncated \(format.displayName): the file ends before its image data does (was the copy or download interrupted?)"
-        case .notAnImage: "not an image (statsheet reads PNG, JPEG, TIFF and WebP)"
+        case .notAnImage: "not an image (statsheet reads PNG, JPEG, TIFF, WebP and GIF)"
         case .unsupportedFormat(let format):
             switch format {
             case .heic: "HEIC/HEIF photos are not supported: export the photo as JPEG (on iPhone: Settings › Camera › Formats › Most Compatible)"
             case .pdf: "PDF is not supported: scan to PNG, TIFF or JPEG, or export the page as an image"
-            default: "\(format.displayName) images are not supported: use PNG, JPEG, TIFF or WebP"
+            default: "\(format.displayName) images are not supported: convert to PNG, JPEG, TIFF or WebP"
             }
         case .tooLarge(let w, let h, let limit):
             "image is \(w)×\(h) = \(Self.megapixels(w * h)) megapixels, over the limit of \(Self.megapixels(limit)) (raise it with --max-megapixels)"
-        case .damaged(let format): "damaged \(format.displayName): its image data could not be decoded"
+        case .damaged(let format, let reason):
+            "damaged \(format.displayName): its image data could not be decoded" + (reason.map { " (decoder: \($0))" } ?? "")
         }
     }
 
@@ -56,10 +60,10 @@ public struct LoadedImage {
     public let reduction: Int
 }
 
-/// Reads PNG, JPEG, TIFF and WebP files to 8-bit gray, refusing oversized images from their header
+/// Reads PNG, JPEG, TIFF, WebP and GIF files to 8-bit gray, refusing oversized images from their header
 /// before any pixel is decoded and applying JPEG EXIF orientation, which Leptonica ignores.
 public struct ImageLoader: Sendable {
-    public static let supportedFormats: Set<ImageFormat> = [.png, .jpeg, .tiff, .webp]
+    public static let supportedFormats: Set<ImageFormat> = [.png, .jpeg, .tiff, .webp, .gif]
 
     /// Images with more pixels than this are refused (default 60 megapixels).
     public var maxPixels: Int
@@ -86,24 +90,30 @@ public struct ImageLoader: Sendable {
         let format = ImageFormat.sniff(bytes)
         guard format != .unknown else { throw .notAnImage }
         guard Self.supportedFormats.contains(format) else { throw .unsupportedFormat(format) }
-        guard let header = ImageHeader.read(bytes) else {
-            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+        let header: ImageHeader
+        do {
+            header = try ImageHeader.read(bytes)
+        } catch {
+            throw Self.failure(error, bytes, format)
         }
         guard header.pixelCount <= maxPixels else {
             throw .tooLarge(width: header.width, height: header.height, limit: maxPixels)
         }
         let reduction = format == .jpeg && max(header.width, header.height) >= halfSizeJPEGFromLongSide ? 2 : 1
-        let decoded: (image: Image, warnings: Int)
+        let decoded: DecodedImage
         do {
             // JPEG: luminance only. Ink of common pen colours stays well under 60% of the paper's
             // brightness in luminance too (dark blue ≈ 20%), and chroma costs a third of the decoding.
-            decoded = try Image.decode(bytes, format: format, jpegReduction: reduction, jpegLuminanceOnly: true)
+            decoded = try Image.decode(bytes, format: format, jpegReduction: reduction)
         } catch {
-            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+            throw Self.failure(error, bytes, format)
+        }
+        for message in decoded.messages {
+            Self.logger.debug("decoder message", metadata: ["format": "\(format.displayName)", "message": "\(TerminalText.escaped(message))"])
         }
         // libjpeg only warns when data runs out and fills the rest with gray: never read such a page.
         if decoded.warnings > 0 {
-            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format)
+            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format, reason: decoded.messages.first)
         }
         var image: Image
         do {
@@ -122,6 +132,30 @@ public struct ImageLoader: Sendable {
         }
         return LoadedImage(image: image, format: format, exifOrientation: applied, reduction: reduction)
     }
+
+    /// Truncated when the bytes stop before the format's end; otherwise damaged, with the decoder's reason.
+    private static func failure(_ error: ImagingError, _ bytes: [UInt8], _ format: ImageFormat) -> ImageLoadError {
+        if endsEarly(bytes, format) { return .truncated(format) }
+        guard case .decodeFailed(_, let reason) = error else { return .damaged(format) }
+        return .damaged(format, reason: reason)
+    }
+
+    private static func openFailure(_ code: Int32) -> ImageLoadError {
+        code == ENOENT || code == ENOTDIR ? .missing : .notReadable(reason: String(cString: strerror(code)))
+    }
+
+    private static func requireRegular(_ info: stat) throws(ImageLoadError) {
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: throw .notReadable(reason: "it is a directory")
+        case S_IFIFO: throw .notReadable(reason: "it is a named pipe (FIFO), not a regular file")
+        case S_IFSOCK: throw .notReadable(reason: "it is a socket, not a regular file")
+        case S_IFCHR, S_IFBLK: throw .notReadable(reason: "it is a device, not a regular file")
+        default: throw .notReadable(reason: "it is not a regular file")
+        }
+    }
+
+    private static let logger = Logger(label: "statsheet.load")
 
     /// Whether the file stops before its format's end marker.
     static func endsEarly(_ bytes: [UInt8], _ format: ImageFormat) -> Bool {
@@ -144,18 +178,19 @@ public struct ImageLoader: Sendable {
     }
 
     /// Reads the whole file, turning each operating-system failure into its own error.
+    ///
+    /// The type is checked before the file is opened, and it is opened without blocking: `open` on a
+    /// named pipe waits for a writer, which hung a whole scan on one `fifo.jpg`.
     static func readFile(_ path: String) throws(ImageLoadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw .missing }
-            throw .notReadable(reason: String(cString: strerror(code)))
-        }
-        defer { close(fd) }
         var info = stat()
+        guard stat(path, &info) == 0 else { throw Self.openFailure(errno) }
+        try Self.requireRegular(info)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw Self.openFailure(errno) }
+        defer { close(fd) }
+        // Again on what was opened: the entry may have been replaced since.
         guard fstat(fd, &info) == 0 else { throw .notReadable(reason: String(cString: strerror(errno))) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notReadable(reason: "it is a directory") }
-        if (info.st_mode & S_IFMT) != S_IFREG { throw .notReadable(reason: "it is not a regular file") }
+        try Self.requireRegular(info)
         let size = Int(info.st_size)
         guard size > 0 else { throw .empty }
         var bytes = [UInt8](repeating: 0, count: size)

@@ -21,8 +21,11 @@ public struct SHA256: Sendable {
     }
 
     /// The hex digest of the file at `path`; throws when it cannot be read.
+    /// Refuses anything but a regular file before opening it: reading a named pipe would wait for a writer.
     public static func hex(ofFile path: String) throws -> String {
-        hex(try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw CocoaError(.fileReadUnknown) }
+        return hex(try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe))
     }
 
     public static func digest(_ data: Data) -> [UInt8] {

@@ -24,6 +24,14 @@ import Testing
         #expect(canvas.lines(color: true)[1] == "  \u{1B}[0;1mxy\u{1B}[0m  ")
     }
 
+    /// A file name or read text holding terminal controls is drawn escaped, never sent to the terminal.
+    @Test func controlCharactersAreDrawnEscaped() {
+        var canvas = Canvas(width: 24, height: 1)
+        canvas.put("file  a\u{1B}[2J\u{07}b\nc", row: 0)
+        #expect(canvas.lines(color: false) == ["file  a\\033[2J\\ab c     "])
+        #expect(!canvas.lines(color: true)[0].contains("\u{1B}[2J"))
+    }
+
     @Test func halfBlocksUseTwentyFourBitGrayAndPlainUsesTheRamp() {
         // A 2×4 image: top rows black, bottom rows white.
         let image = CellPixels(width: 2, height: 4, pixels: [0, 0, 0, 0, 255, 255, 255, 255])

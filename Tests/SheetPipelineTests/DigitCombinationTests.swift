@@ -36,6 +36,22 @@ import Testing
         #expect(values.allSatisfy { if case .string(let s) = $0.value { return s.hasPrefix("20") } else { return false } })
     }
 
+    /// Forty marks in one field (a damaged image's ringing) would be 3⁴⁰ readings: the beam keeps the
+    /// best ones only, and the best reading is still each box's likeliest digit.
+    @Test(.timeLimit(.minutes(1))) func manyMarksStayBoundedAndKeepTheBestReading() {
+        let digits = (0..<40).map { $0 * 7 % 10 }
+        let boxes = digits.map { Self.box([$0: 0.7, ($0 + 1) % 10: 0.2]) }
+        let candidates = DigitCombination.candidates(boxes, perBox: 3, limit: 8)
+        #expect(candidates.count == 8)
+        #expect(candidates.first?.digits == digits.map(String.init).joined())
+    }
+
+    /// Up to seven boxes nothing is cut: the beam gives what the full product gives.
+    @Test func theBeamChangesNothingForFieldsOfUsualWidth() {
+        let boxes = (0..<7).map { i in Self.box([i: 0.5, (i + 3) % 10: 0.3, 10: 0.1]) }
+        #expect(DigitCombination.candidates(boxes, limit: 20) == DigitCombination.candidates(boxes, limit: 20, beam: .max))
+    }
+
     @Test func onlyStrayMarksGiveNoValue() {
         let values = DigitCombination.values(DigitCombination.candidates([Self.box([10: 0.99])], perBox: 1), kind: .count)
         #expect(values.isEmpty)

@@ -11,7 +11,7 @@ import Testing
         return image
     }
 
-    @Test(arguments: [ImageFormat.png, .jpeg, .tiff, .webp])
+    @Test(arguments: [ImageFormat.png, .jpeg, .tiff, .webp, .gif])
     func everySupportedFormatLoadsAsGray(format: ImageFormat) throws {
         let bytes = try Self.picture().encoded(as: format)
         let loaded = try ImageLoader().decode(bytes)
@@ -78,11 +78,10 @@ import Testing
 
     static let unsupported: [([UInt8], ImageFormat)] = {
         let zeros = [UInt8](repeating: 0, count: 40)
-        let gif: [UInt8] = Array("GIF89a".utf8) + zeros
         let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + zeros
         let pdf: [UInt8] = Array("%PDF-1.7\n".utf8) + zeros
         let bmp: [UInt8] = Array("BM".utf8) + zeros
-        return [(gif, .gif), (heic, .heic), (pdf, .pdf), (bmp, .bmp)]
+        return [(heic, .heic), (pdf, .pdf), (bmp, .bmp)]
     }()
 
     @Test(arguments: ImageLoaderTests.unsupported)
@@ -107,6 +106,63 @@ import Testing
         var bytes = try Self.picture(width: 200, height: 200).encoded(as: .png)
         // Keep the signature and header chunk, scramble the compressed pixels, keep the IEND trailer.
         for i in 60..<(bytes.count - 12) { bytes[i] = UInt8(truncatingIfNeeded: i &* 37) }
-        #expect(throws: ImageLoadError.damaged(.png)) { try ImageLoader().decode(bytes) }
+        Self.expectDamagedWithReason(bytes, .png)
+    }
+
+    @Test func corruptJPEGDataIsRefusedWithLibjpegsReason() throws {
+        var bytes = try Self.picture(width: 256, height: 256).encoded(as: .jpeg)
+        // Entropy-coded data with markers that cannot be there: libjpeg warns ("Corrupt JPEG data") and
+        // goes on; the loader refuses the page rather than read a guess.
+        let start = bytes.count / 2
+        for i in start..<(start + 16) { bytes[i] = i % 2 == 0 ? 0xFF : 0xD3 }
+        Self.expectDamagedWithReason(bytes, .jpeg)
+    }
+
+    /// The decoder's own words become part of the error, instead of a line on stderr.
+    static func expectDamagedWithReason(_ bytes: [UInt8], _ format: ImageFormat) {
+        do {
+            _ = try ImageLoader().decode(bytes)
+            Issue.record("damaged \(format.displayName) decoded")
+        } catch {
+            guard case .damaged(format, let reason?) = error else { Issue.record("\(error)"); return }
+            #expect(!reason.isEmpty)
+            #expect(error.message.hasPrefix("damaged \(format.displayName): its image data could not be decoded (decoder: "))
+        }
+    }
+
+    static let oddInputs = Fixtures.testImages.appendingPathComponent("odd-inputs")
+
+    /// A CMYK JPEG as Pillow, Photoshop and print shops write it (Adobe marker, inverted inks) reads as
+    /// ink on white: its corner markers black, its paper white, like the same sheet in 16-bit TIFF.
+    @Test func cmykJPEGReadsAsInkOnWhite() throws {
+        let cmyk = try ImageLoader().load(Self.oddInputs.appendingPathComponent("cmyk.jpg").path).image.grayBuffer()
+        let reference = try ImageLoader().load(Self.oddInputs.appendingPathComponent("gray16.tif").path).image.grayBuffer()
+        #expect(cmyk.width == reference.width && cmyk.height == reference.height)
+        #expect(Self.meanDifference(cmyk, reference) < 4)
+        #expect(cmyk.pixels.min()! < 40 && cmyk.pixels.max()! > 230)
+    }
+
+    /// 16-bit PNG samples with no gAMA chunk are the scanner's gray levels, not linear light (which
+    /// libpng assumes by default, and which turns a mid-gray 128 into 188). The fixture is a 256×8 ramp
+    /// whose column x holds x × 257.
+    @Test func sixteenBitPNGKeepsItsGrayLevels() throws {
+        let ramp = try ImageLoader().load(Self.oddInputs.appendingPathComponent("ramp16.png").path).image.grayBuffer()
+        #expect(ramp.width == 256)
+        for x in stride(from: 0, to: 256, by: 15) { #expect(abs(Int(ramp[x, 4]) - x) <= 1, "column \(x) read as \(ramp[x, 4])") }
+    }
+
+    static func meanDifference(_ a: GrayBuffer, _ b: GrayBuffer) -> Double {
+        let total = zip(a.pixels, b.pixels).reduce(0) { $0 + abs(Int($1.0) - Int($1.1)) }
+        return Double(total) / Double(max(1, a.pixels.count))
+    }
+
+    @Test func namedPipeFailsWithoutWaitingForAWriter() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let fifo = folder + "/fifo.jpg"
+        try #require(mkfifo(fifo, 0o644) == 0)
+        #expect(throws: ImageLoadFailure(path: fifo, error: .notReadable(reason: "it is a named pipe (FIFO), not a regular file"))) {
+            try ImageLoader().load(fifo)
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SheetModel
 import SheetStore
 
 /// `statsheet games`: the approved game logs, as the `goalie_game_logs` view gives them.
@@ -29,7 +30,7 @@ struct Games: AsyncParsableCommand {
                 Dictionary(uniqueKeysWithValues: GameLogColumns.all.map { ($0, GameLogColumns.value($0, of: log) ?? NSNull()) })
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
         case .csv:
             print(GameLogColumns.all.joined(separator: ","))
             for log in logs {
@@ -56,7 +57,7 @@ struct Games: AsyncParsableCommand {
             return [log.date ?? "—", (log.athlete ?? "—") + (log.givenByFlags.contains("athlete") ? flagged : ""),
                     (log.context ?? "—") + (log.givenByFlags.contains("context") ? flagged : ""), log.conference ?? "—",
                     (log.opponent ?? "—") + (log.givenByFlags.contains("opponent") ? flagged : ""),
-                    n(t.shots), n(t.saves), n(t.goalsAllowed), n(t.clears), percent]
+                    n(t.shots), n(t.saves), n(t.goalsAllowed), n(t.clears), percent].map(TerminalText.escaped)
         }
         let widths = header.indices.map { i in max(header[i].count, rows.map { $0[i].count }.max() ?? 0) }
         let numeric = Set(5..<header.count)

@@ -9,7 +9,8 @@ struct Scan: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Read stat sheet images into the store: every field with its value and confidence.",
         discussion: """
-            PATH may be image files (PNG, JPEG, TIFF, WebP) or folders, which are searched recursively. \
+            PATH may be image files (PNG, JPEG, TIFF, WebP, GIF) or folders, which are searched recursively \
+            for those extensions (the summary counts the files skipped for theirs). \
             Files are read in parallel (--jobs) and stored in the store (--db, STATSHEET_DB: a SQLite file, \
             default ./statsheet.sqlite, or a PostgreSQL URL) once each, by the SHA-256 of their bytes: a file already stored is not read \
             again, one whose reading failed is tried again. Game logs of clean sheets are approved at once; \
@@ -65,8 +66,12 @@ struct Scan: AsyncParsableCommand {
                 throw ValidationError("--context must be one of \(known.sorted().joined(separator: ", ")), not '\(context)'")
             }
         }
-        let files = ImageFiles.expand(paths)
-        guard !files.isEmpty else { throw RuntimeError("no image files found in \(paths.joined(separator: ", "))") }
+        let expansion = ImageFiles.expand(paths)
+        let files = expansion.files
+        guard !files.isEmpty else {
+            throw RuntimeError("no image files found in \(paths.joined(separator: ", "))"
+                               + (expansion.skipped.isEmpty ? "" : " (\(ScanSummary.skippedText(expansion.skipped)))"))
+        }
 
         var options = ScanOptions(minConfidence: minConfidence, overlayFolder: overlay, writing: writing.writing,
                                   today: scanDay.day)
@@ -80,7 +85,8 @@ struct Scan: AsyncParsableCommand {
         }
         let output = ScanOutput(json: json, library: library)
         let progress = ProgressBar(total: files.count, enabled: !json && isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1)
-        var summary = ScanSummary(files: files.count, jobs: batch.jobs, store: dryRun ? nil : store.displayName)
+        var summary = ScanSummary(files: files.count, jobs: batch.jobs, store: dryRun ? nil : store.displayName,
+                                  skipped: expansion.skipped)
         let policy = ApprovalPolicy(approveClean: !reviewAll)
         let defaults = GameLogDefaults(athlete: athlete, opponent: opponent, context: context)
 

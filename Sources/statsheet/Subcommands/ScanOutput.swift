@@ -12,7 +12,7 @@ struct ScanOutput {
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            if let data = try? encoder.encode(result) { print(String(decoding: data, as: UTF8.self)) }
+            if let data = try? encoder.encode(result) { print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self))) }
             return
         }
         print(table(result))
@@ -24,17 +24,18 @@ struct ScanOutput {
             let object: [String: Any] = ["file": path, "sha256": sha256, "status": state.status.rawValue,
                                          "already_stored": true, "sheet_id": state.id]
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-                print(String(decoding: data, as: UTF8.self))
+                print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
             }
             return
         }
-        print("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))")
+        print(TerminalText.escaped("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))"))
     }
 
+    /// Each line escaped on its own: file names and text read from a sheet are untrusted (TerminalText).
     func table(_ result: SheetResult) -> String {
         var lines: [String] = []
         guard result.status != .failed else {
-            return "\(result.file): FAILED — \(result.error ?? "unknown error")\n"
+            return TerminalText.escaped("\(result.file): FAILED — \(result.error ?? "unknown error")") + "\n"
         }
         var heading = "\(result.file) — \(result.template ?? "?") v\(result.templateVersion ?? 0) — \(result.status.rawValue)"
         if let a = result.alignment {
@@ -88,7 +89,7 @@ struct ScanOutput {
             lines.append(String(format: "  suggestion (probability %.2f): %@", s.probability, changes))
         }
         if let note = result.suggestionNote { lines.append("  \(note)") }
-        return lines.joined(separator: "\n") + "\n"
+        return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
     }
 
     /// "12" for a confident reading, "12?" for a flagged one, padded to `width`.
@@ -106,6 +107,8 @@ struct ScanSummary {
     let jobs: Int
     /// The store's path, or nil for --dry-run.
     let store: String?
+    /// Files in the folders given that were not read for their extension, by extension.
+    var skipped: [String: Int] = [:]
     let start = Date()
     var clean = 0, review = 0, failed = 0
     /// Skipped because their content hash was already stored.
@@ -124,12 +127,21 @@ struct ScanSummary {
         }
     }
 
+    /// "2 files skipped as not images by their extension: 1 .pdf, 1 .txt"
+    static func skippedText(_ skipped: [String: Int]) -> String {
+        let total = skipped.values.reduce(0, +)
+        let kinds = skipped.sorted { ($0.value, $1.key) > ($1.value, $0.key) }
+            .map { "\($0.value) \($0.key.isEmpty ? "without extension" : "." + $0.key)" }
+        return "\(total) file\(total == 1 ? "" : "s") skipped as not images by their extension: " + kinds.joined(separator: ", ")
+    }
+
     var text: String {
         let read = clean + review + failed
         let seconds = Date().timeIntervalSince(start)
         var lines = [String(format: "%d sheet%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
                             files, files == 1 ? "" : "s", read, clean, review, failed, alreadyStored + raced, seconds,
                             seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
+        if !skipped.isEmpty { lines.append(Self.skippedText(skipped)) }
         if let store {
             lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), "
                          + (replaced > 0 ? "\(replaced) read again, " : "")
@@ -138,7 +150,7 @@ struct ScanSummary {
         } else {
             lines.append("dry run: nothing stored")
         }
-        return lines.joined(separator: "\n")
+        return lines.map(TerminalText.escaped).joined(separator: "\n")
     }
 }
 

@@ -29,7 +29,7 @@ struct Sheets: AsyncParsableCommand {
                     emit(["path": f.path, "sha256": f.sha256 ?? NSNull(), "status": "failed", "error": f.error, "attempts": f.attempts,
                           "last_failed_at": f.lastFailedAt.formatted(.iso8601)])
                 } else {
-                    print("\(f.path): FAILED — \(f.error) (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))")
+                    print(TerminalText.escaped("\(f.path): FAILED — \(f.error) (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))"))
                 }
             }
             return
@@ -55,7 +55,7 @@ struct Sheets: AsyncParsableCommand {
                 var line = "\(sheet.id)  \(sheet.path)  \(sheet.status.rawValue)  \(state)"
                 if sheet.flaggedFields > 0 { line += "; \(sheet.flaggedFields) field\(sheet.flaggedFields == 1 ? "" : "s") flagged" }
                 if !sheet.ruleFailures.isEmpty { line += "; rules: " + sheet.ruleFailures.map(\.rule).joined(separator: ", ") }
-                print(line)
+                print(TerminalText.escaped(line))
             }
         }
         if !json && status == nil {
@@ -66,7 +66,7 @@ struct Sheets: AsyncParsableCommand {
 
     private func emit(_ object: [String: Any]) {
         if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
-            print(String(decoding: data, as: UTF8.self))
+            print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
         }
     }
 }

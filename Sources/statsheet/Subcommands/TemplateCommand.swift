@@ -109,7 +109,12 @@ extension TemplateCommand {
 }
 
 /// A failure while running a command (as opposed to a usage mistake, which is a ValidationError).
+/// A runtime failure for the user. Its lines are escaped one by one: messages name files and quote
+/// what was read, which must not reach the terminal as control sequences (TerminalText).
 struct RuntimeError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    init(_ description: String) {
+        self.description = description.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+    }
 }
