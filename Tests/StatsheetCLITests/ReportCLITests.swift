@@ -230,7 +230,7 @@ import Testing
         let png = folder.appendingPathComponent("report.png")
         try Chromium.screenshot(report, to: png, width: 1100, height: 1500)
         let bytes = [UInt8](try Data(contentsOf: png))
-        let header = try #require(ImageHeader.read(bytes))
+        let header = try ImageHeader.read(bytes)
         #expect((header.width, header.height) == (1100, 1500))
         let gray = try Image.decode(bytes, format: .png).image.grayBuffer()
         var histogram = [Int](repeating: 0, count: 256)
