@@ -46,9 +46,9 @@ while IFS=$'\t' read -r name writing folder origin; do
 done < "$sets"
 
 python3 - "$work" "$today" "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Templates || echo '+changes')" \
-    "$sets" README.md > "$out" <<'PY'
+    "$sets" README.md "$work/README.md" > "$work/accuracy.md" <<'PY'
 import json, re, sys
-work, today, commit, sets, readme = sys.argv[1:6]
+work, today, commit, sets, readme, readme_out = sys.argv[1:7]
 
 def pct(a, b):
     return f"{100 * a / b:.2f}%" if b else "–"
@@ -110,7 +110,7 @@ if begin not in text or end not in text:
     sys.exit("README.md has no accuracy markers")
 head, rest = text.split(begin, 1)
 _, tail = rest.split(end, 1)
-open(readme, "w", encoding="utf-8").write(head + begin + "\n" + "\n".join(summary) + "\n" + end + tail)
+open(readme_out, "w", encoding="utf-8").write(head + begin + "\n" + "\n".join(summary) + "\n" + end + tail)
 print("The committed sets are described in `Tools/README.md`; the generated ones are made by "
       "`Tools/make_test_sheets.py` with the seeds in `Tools/make_eval_sets.sh` (hand-filled, phone photos "
       "or flatbed scans, writers the digit network never trained on). The committed hand-filled sets were "
@@ -119,4 +119,7 @@ print("The committed sets are described in `Tools/README.md`; the generated ones
       "`statsheet eval` prints much more per set: a calibration table, flags by cause, a digit confusion "
       "matrix and every miss.")
 PY
+# Both files are replaced only once both are written: a failure above leaves the old ones whole.
+mv "$work/accuracy.md" "$out"
+cp "$work/README.md" README.md
 echo "wrote $out ($(grep -c '^| ' "$out") table lines)"

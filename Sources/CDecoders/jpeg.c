@@ -4,6 +4,7 @@
 #include <setjmp.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <jpeglib.h>
 
 struct error_manager {
@@ -34,7 +35,18 @@ static void emit_message(j_common_ptr info, int level) {
 
 static void output_message(j_common_ptr info) { (void)info; }
 
+enum { MAX_SCANS = 1000 };
+
+// Called as libjpeg reads input; past MAX_SCANS progressive scans the file is given up as hostile.
+static void limit_scans(j_common_ptr info) {
+    if (!info->is_decompressor || ((j_decompress_ptr)info)->input_scan_number <= MAX_SCANS) return;
+    cdecoders_message_add("more than 1,000 progressive scans");
+    longjmp(((struct error_manager *)info->err)->escape, 1);
+}
+
 static void setup(struct jpeg_decompress_struct *info, struct error_manager *manager) {
+    // Zeroed first: if creating the decompressor fails, destroying it must see no stale pointers.
+    memset(info, 0, sizeof *info);
     info->err = jpeg_std_error(&manager->base);
     manager->base.error_exit = error_exit;
     manager->base.emit_message = emit_message;
@@ -76,6 +88,7 @@ int cdecoders_jpeg_decode_gray(const uint8_t *data, size_t size, int scale_denom
     // Set after setjmp and read after longjmp: must be volatile.
     uint8_t *volatile out = NULL;
     JSAMPLE *volatile row = NULL;
+    struct jpeg_progress_mgr progress = { .progress_monitor = limit_scans };
     setup(&info, &manager);
     if (setjmp(manager.escape)) {
         jpeg_destroy_decompress(&info);
@@ -84,6 +97,7 @@ int cdecoders_jpeg_decode_gray(const uint8_t *data, size_t size, int scale_denom
         return 1;
     }
     jpeg_create_decompress(&info);
+    info.progress = &progress;
     jpeg_mem_src(&info, data, (unsigned long)size);
     jpeg_read_header(&info, TRUE);
     int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;

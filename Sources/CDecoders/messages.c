@@ -13,6 +13,9 @@ enum { KEPT = 8, LENGTH = 240 };
 // Per thread: scans decode on several threads at once, and each file's messages belong to it alone.
 static _Thread_local char kept[KEPT][LENGTH];
 static _Thread_local int count;
+// libtiff's errors, apart from its warnings: an error means data it could not read (a strip filled in
+// black by Leptonica's reader), so such a page must not be read.
+static _Thread_local int data_errors;
 
 void cdecoders_message_add(const char *text) {
     if (count < KEPT) {
@@ -24,7 +27,8 @@ void cdecoders_message_add(const char *text) {
     count++;
 }
 
-void cdecoders_messages_clear(void) { count = 0; }
+void cdecoders_messages_clear(void) { count = 0; data_errors = 0; }
+int cdecoders_data_errors(void) { return data_errors; }
 int cdecoders_messages_count(void) { return count; }
 const char *cdecoders_message(int index) {
     return index >= 0 && index < count && index < KEPT ? kept[index] : NULL;
@@ -38,11 +42,16 @@ static void tiff_handler(const char *module, const char *format, va_list args) {
     cdecoders_message_add(text);
 }
 
+static void tiff_error_handler(const char *module, const char *format, va_list args) {
+    data_errors++;
+    tiff_handler(module, format, args);
+}
+
 static void leptonica_handler(const char *text) { cdecoders_message_add(text); }
 
 static void install(void) {
     TIFFSetWarningHandler(tiff_handler);
-    TIFFSetErrorHandler(tiff_handler);
+    TIFFSetErrorHandler(tiff_error_handler);
     leptSetStderrHandler(leptonica_handler);
     // Leptonica's own error reports ("Error in gifToPix: ...") come here too, through the handler:
     // for formats whose library says nothing (giflib), they are the only reason there is.

@@ -70,6 +70,7 @@ public struct ImageHeader: Sendable, Equatable {
             guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
             return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: 8, samplesPerPixel: Int(components))
         }
+        if format == .gif { return try gifHeader(bytes) }
         var iff: Int32 = 0, w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, cmap: Int32 = 0
         let (ok, messages) = DecoderMessages.collecting {
             bytes.withUnsafeBufferPointer { pixReadHeaderMem($0.baseAddress, $0.count, &iff, &w, &h, &bps, &spp, &cmap) }
@@ -79,10 +80,49 @@ public struct ImageHeader: Sendable, Equatable {
     }
 }
 
+extension ImageHeader {
+    /// A GIF's size from its own bytes: the logical screen, widened to every frame's descriptor. Leptonica
+    /// learns a GIF's size only by decoding all of it (giflib slurps every frame), so a small file that
+    /// claims 40,000×40,000 would be decoded before the size limit could refuse it.
+    static func gifHeader(_ b: [UInt8]) throws(ImagingError) -> ImageHeader {
+        func u16(_ i: Int) -> Int { Int(b[i]) | Int(b[i + 1]) << 8 }
+        guard b.count >= 13 else { throw .decodeFailed(.gif, reason: "the GIF header is cut short") }
+        var width = u16(6), height = u16(8)
+        // Skips a run of data sub-blocks (each a length byte, then that many bytes; a 0 ends them).
+        func skipSubBlocks(_ i: inout Int) {
+            while i < b.count, b[i] != 0 { i += Int(b[i]) + 1 }
+            i += 1
+        }
+        var i = 13
+        if b[10] & 0x80 != 0 { i += 3 << (Int(b[10] & 7) + 1) }   // the global colour table
+        walk: while i < b.count {
+            switch b[i] {
+            case 0x21:   // an extension: its label, then sub-blocks
+                i += 2
+                skipSubBlocks(&i)
+            case 0x2C:   // a frame: left, top, width, height, flags, [local colour table], LZW size, data
+                guard i + 10 <= b.count else { break walk }
+                width = max(width, u16(i + 1) + u16(i + 5))
+                height = max(height, u16(i + 3) + u16(i + 7))
+                let flags = b[i + 9]
+                i += 10
+                if flags & 0x80 != 0 { i += 3 << (Int(flags & 7) + 1) }
+                i += 1
+                skipSubBlocks(&i)
+            default:     // the trailer, or bytes that are no block: the decoder says what is wrong with them
+                break walk
+            }
+        }
+        guard width > 0, height > 0 else { throw .decodeFailed(.gif, reason: "the GIF header gives no size") }
+        return ImageHeader(format: .gif, width: width, height: height, bitsPerSample: 8, samplesPerPixel: 1)
+    }
+}
+
 /// A decoded image and what its decoder said on the way.
 public struct DecodedImage {
     public let image: Image
-    /// libjpeg's warnings: data that ended early or that it skipped as corrupt. Always 0 for other formats.
+    /// Data the decoder lost: libjpeg's warnings (data that ended early or that it skipped as corrupt) and
+    /// libtiff's errors (strips it could not read, which Leptonica fills in). A page with any is not read.
     public let warnings: Int
     /// What the decoding libraries would have printed to stderr (kept for the log, never printed raw).
     public let messages: [String]
@@ -101,17 +141,18 @@ extension Image {
         case .tiff, .webp, .gif: break
         default: throw .decodeFailed(format, reason: "not a format statsheet decodes")
         }
-        let (pix, messages) = DecoderMessages.collecting {
-            bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PIX>? in
+        let ((pix, dataErrors), messages) = DecoderMessages.collecting {
+            let pix = bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PIX>? in
                 switch format {
                 case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
                 case .webp: pixReadMemWebP(buffer.baseAddress, buffer.count)
                 default: pixReadMemGif(buffer.baseAddress, buffer.count)
                 }
             }
+            return (pix, Int(cdecoders_data_errors()))
         }
         guard let pix else { throw .decodeFailed(format, reason: messages.first) }
-        return DecodedImage(image: try Image(taking: pix, operation: "decode"), warnings: 0, messages: messages)
+        return DecodedImage(image: try Image(taking: pix, operation: "decode"), warnings: dataErrors, messages: messages)
     }
 
     /// libjpeg directly rather than through Leptonica: its messages are kept instead of printed, and

@@ -111,7 +111,9 @@ public struct ImageLoader: Sendable {
         for message in decoded.messages {
             Self.logger.debug("decoder message", metadata: ["format": "\(format.displayName)", "message": "\(TerminalText.escaped(message))"])
         }
-        // libjpeg only warns when data runs out and fills the rest with gray: never read such a page.
+        // Data the decoder lost (libjpeg's warnings, libtiff's errors) is filled in with gray or black: never
+        // read such a page. Every libjpeg warning counts, as it did through Leptonica: a harmless one (bytes
+        // before a marker) refuses a readable photo, which a person sees, never a misread.
         if decoded.warnings > 0 {
             throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format, reason: decoded.messages.first)
         }

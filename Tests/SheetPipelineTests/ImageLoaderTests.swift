@@ -102,6 +102,24 @@ import Testing
                 == "image is 8000×9000 = 72 megapixels, over the limit of 60 (raise it with --max-megapixels)")
     }
 
+    /// A GIF's size comes from its own bytes, never from decoding it: a tiny file may claim a huge page, in its
+    /// logical screen or in a later frame's descriptor.
+    @Test func aGIFsSizeIsReadFromItsBytesBeforeAnyDecoding() throws {
+        let real = try Self.picture(width: 64, height: 48).encoded(as: .gif)
+        let header = try ImageHeader.read(real)
+        #expect((header.width, header.height) == (64, 48))
+        // GIF89a, a 40,000 × 40,000 screen, no colour table, then the trailer: 14 bytes.
+        let hugeScreen: [UInt8] = Array("GIF89a".utf8) + [0x40, 0x9C, 0x40, 0x9C, 0, 0, 0, 0x3B]
+        let loader = ImageLoader(maxPixels: 60_000_000)
+        #expect(throws: ImageLoadError.tooLarge(width: 40_000, height: 40_000, limit: 60_000_000)) { try loader.decode(hugeScreen) }
+        // A 1 × 1 screen whose frame, after a comment extension, is 30,000 × 30,000.
+        let hugeFrame: [UInt8] = Array("GIF89a".utf8) + [1, 0, 1, 0, 0, 0, 0]
+            + [0x21, 0xFE, 3, 0x61, 0x62, 0x63, 0]                                  // a comment
+            + [0x2C, 0, 0, 0, 0, 0x30, 0x75, 0x30, 0x75, 0, 2, 2, 0x4C, 0x01, 0]      // the frame, 2 bytes of LZW
+            + [0x3B]
+        #expect(throws: ImageLoadError.tooLarge(width: 30_000, height: 30_000, limit: 60_000_000)) { try loader.decode(hugeFrame) }
+    }
+
     @Test func damagedDataAfterAValidHeader() throws {
         var bytes = try Self.picture(width: 200, height: 200).encoded(as: .png)
         // Keep the signature and header chunk, scramble the compressed pixels, keep the IEND trailer.

@@ -17,6 +17,8 @@ void cdecoders_install_message_handlers(void);
 void cdecoders_messages_clear(void);
 /// How many messages the calling thread's decoders produced since the last clear (more than are kept).
 int cdecoders_messages_count(void);
+/// How many errors (not warnings) libtiff reported on the calling thread since the last clear: data it lost.
+int cdecoders_data_errors(void);
 /// The calling thread's `index`th kept message (0-based), or NULL past the last kept one.
 const char *cdecoders_message(int index);
 
@@ -26,7 +28,9 @@ int cdecoders_jpeg_header(const uint8_t *data, size_t size, int *width, int *hei
 /// Decodes a JPEG to 8-bit gray at 1/`scale_denom` of its size (1, 2, 4 or 8). Gray and YCbCr images
 /// give their luminance; RGB is converted; CMYK and YCCK (Adobe's inverted form too) are composited as
 /// ink on white paper. On success returns 0 and a malloc'd `*width × *height` buffer the caller frees;
-/// `*warnings` counts libjpeg's warnings (data ending early, corrupt data it skipped).
+/// `*warnings` counts libjpeg's warnings (data ending early, corrupt data it skipped). A progressive JPEG of
+/// more than 1,000 scans is refused: each scan is a pass over the whole image, and a crafted file of
+/// thousands of them would take minutes.
 int cdecoders_jpeg_decode_gray(const uint8_t *data, size_t size, int scale_denom,
                                uint8_t **pixels, int *width, int *height, int *warnings);
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SheetModel
 import SheetStore
 
 /// `statsheet box-scores`: one row per player per approved box score, as the `box_score_lines` view
@@ -34,9 +35,10 @@ struct BoxScores: AsyncParsableCommand {
                 Dictionary(uniqueKeysWithValues: BoxScoreColumns.json.map { ($0.title, $0.value(line) ?? NSNull()) })
             }
             let data = try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes])
-            print(String(decoding: data, as: UTF8.self))
+            print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
         case .table:
-            print(table(lines))
+            // Names read from sheets are untrusted text: shown escaped (TerminalText).
+            print(table(lines).split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }.joined(separator: "\n"))
         }
     }
 

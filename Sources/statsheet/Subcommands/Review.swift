@@ -69,7 +69,7 @@ struct Review: AsyncParsableCommand {
         }
         try await bulk.apply(entries, reviewer: reviewer, at: Date())
         for e in entries {
-            print("sheet \(e.sheet.id) \(e.field): \(e.from) → \(e.value)" + (e.note.map { " (\($0))" } ?? ""))
+            print(TerminalText.escaped("sheet \(e.sheet.id) \(e.field): \(e.from) → \(e.value)" + (e.note.map { " (\($0))" } ?? "")))
         }
         let sheets = Set(entries.map(\.sheet.id)).count
         print("applied \(entries.count) correction\(entries.count == 1 ? "" : "s") to \(sheets) sheet\(sheets == 1 ? "" : "s") as \(reviewer); approve them with 'statsheet review'")

@@ -47,7 +47,7 @@ struct Scan: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...100).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0–100, not \(minConfidence)") }
-        guard maxMegapixels > 0 else { throw ValidationError("--max-megapixels must be positive") }
+        guard maxMegapixels > 0, maxMegapixels <= 4_000 else { throw ValidationError("--max-megapixels must be over 0 and at most 4000, not \(maxMegapixels)") }
         guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be 1–64, not \(jobs)") }
         if dryRun && reread { throw ValidationError("--dry-run stores nothing, so --reread has nothing to replace") }
         if dryRun && reviewAll { throw ValidationError("--dry-run stores nothing, so --review-all has nothing to queue") }
