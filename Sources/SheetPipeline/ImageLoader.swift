@@ -115,7 +115,7 @@ public struct ImageLoader: Sendable {
         // read such a page. Every libjpeg warning counts, as it did through Leptonica: a harmless one (bytes
         // before a marker) refuses a readable photo, which a person sees, never a misread.
         if decoded.warnings > 0 {
-            throw Self.endsEarly(bytes, format) ? .truncated(format) : .damaged(format, reason: decoded.messages.first)
+            throw Self.failure(.decodeFailed(format, reason: decoded.messages.first), bytes, format)
         }
         var image: Image
         do {
