@@ -90,7 +90,7 @@ public enum ReviewScreen {
                       reading.flagged ? .warning : .bold))
         // A value the sums chose, or the scan filled in from the suggestion, is not what the digits read:
         // it says so, with the digits' text, until a person confirms it.
-        let fromSums = SumCorroboration.readFromSums(reading)
+        let fromSums = reading.inkValue != nil
         let sure = "\(Int(reading.confidence.rounded()))% sure"
         lines.append((fromSums ? "sums   \(reading.value)  (the digits read \"\(reading.text)\")  \(sure)"
                                : "read   \(reading.value)  \"\(reading.text)\"  \(sure)", .plain))

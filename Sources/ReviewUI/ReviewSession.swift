@@ -200,9 +200,11 @@ public final class ReviewSession {
         suggestionPending = false
         let readings = review.fields.map { field -> (id: String, reading: FieldReading) in
             var reading = field.stored.reading
-            // Weighed, as when the sheet was read, by the reader's own confidence, not the one a broken rule
-            // put under the line.
-            reading.confidence = reading.confidenceBeforeRuleDoubt
+            // Weighed, as when the sheet was read, from the ink's own reading, not what the rules made of it.
+            reading.value = reading.inkFirstChoice
+            reading.confidence = reading.confidenceAlone
+            reading.inkValue = nil
+            reading.inkConfidence = nil
             // A person's value is certain: no alternatives, full confidence (nothing to repair).
             if let correction = field.correction {
                 reading.value = correction.newValue
@@ -213,10 +215,10 @@ public final class ReviewSession {
         }
         // A smaller budget than the scan's: a person is waiting.
         let rules = rules(of: template)
-        var search = SuggestionSearch(template: template, rules: rules)
-        search.budget = Self.suggestionBudget
+        var model = SheetPosterior(search: SuggestionSearch(template: template, rules: rules))
+        model.budget = Self.suggestionBudget
         state.suggestionNote = nil
-        switch search.search(readings) {
+        switch model.weigh(readings).outcome {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
             state.suggestionNote = leftBroken(by: s, values: review.values, template: template, rules: rules)
@@ -280,8 +282,7 @@ public final class ReviewSession {
     private func acceptAsRead() async throws {
         guard let field = state.currentField else { return }
         let read = field.stored.reading.value
-        let note = field.stored.reading.filledInFromSuggestion ? "accepted the value filled in from the suggestion"
-            : SumCorroboration.readFromSums(field.stored.reading) ? "accepted the value the sums chose" : "accepted as read"
+        let note = field.stored.reading.inkValue != nil ? "accepted the value the sums chose" : "accepted as read"
         if let saved = try await correct(field.field, to: read, note: note) {
             let moved = try await nextUnsettledField()
             report(saved, "\(field.field): \(read) accepted as read." + (moved ? "" : " " + Self.allSettled))

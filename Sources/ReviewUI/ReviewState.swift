@@ -53,7 +53,7 @@ public struct ReviewState: Sendable {
     /// Fields holding a number the ink did not give (read from the sums, or the suggestion filled in by the
     /// scan) that nobody has confirmed or changed: approving over them asks for a reason.
     public var unconfirmedNotFromInk: [String] {
-        (review?.fields ?? []).filter { SumCorroboration.readFromSums($0.stored.reading) && !Self.isSettled($0) }.map(\.field)
+        (review?.fields ?? []).filter { $0.stored.reading.inkValue != nil && !Self.isSettled($0) }.map(\.field)
     }
 
     /// Fields a failing rule reads.

@@ -69,37 +69,71 @@ public struct FieldReading: Sendable, Equatable, Codable {
     public var value: FieldValue
     /// The raw characters recognised, before interpretation ("07" for the count 7).
     public var text: String
-    /// 0–100: how likely the value is right. Under the review threshold the field is flagged.
+    /// 0–100: the probability, in per cent, that the value is right (`SheetPosterior`). Under the review
+    /// line the field is flagged.
     public var confidence: Double
     public var flagged: Bool
-    /// Why the field is flagged, or what made the reader unsure, in words.
-    public var notes: [String]
+    /// What made the reader unsure, as data (`ReadingDoubt.words` says it in words).
+    public var doubts: [ReadingDoubt]
     /// The recognizer's most probable readings, best first, with probabilities (the value read is the
     /// first). Empty when the recognizer gives no probabilities.
     public var alternatives: [Alternative] = []
+    /// The reader's own first choice, when the sheet's rules made another value likelier and that one is
+    /// shown: kept so that nothing a person wrote is changed silently. Nil when the value is the ink's.
+    public var inkValue: FieldValue?
+    /// The reader's own confidence in its first choice, before the rules weighed it; nil when they did not
+    /// move it.
+    public var inkConfidence: Double?
 
     /// The probability the recognizer gave the values it listed, together; the rest it left to values it
     /// did not list (a stray mark read as no digit, readings cut from the list).
     public var listedProbability: Double { alternatives.reduce(0) { $0 + $1.probability } }
 
-    public init(value: FieldValue, text: String, confidence: Double, flagged: Bool = false, notes: [String] = []) {
+    /// The ink's own first choice: `inkValue`, or the value shown when the rules kept it.
+    public var inkFirstChoice: FieldValue { inkValue ?? value }
+
+    /// The confidence the reader alone gave its first choice.
+    public var confidenceAlone: Double { inkConfidence ?? confidence }
+
+    public init(value: FieldValue, text: String, confidence: Double, flagged: Bool = false, doubts: [ReadingDoubt] = []) {
         self.value = value
         self.text = text
         self.confidence = min(100, max(0, confidence))
         self.flagged = flagged
-        self.notes = notes
+        self.doubts = doubts
     }
 
-    enum CodingKeys: String, CodingKey { case value, text, confidence, flagged, notes, alternatives }
+    /// The reading's doubts and what the rules did to it, in words, for people (the CLI, the review
+    /// screen, JSON's `notes`). Nothing reads them back.
+    public var notes: [String] {
+        var words: [String] = []
+        if let inkValue {
+            words.append("the digits alone read \(inkValue.inNotes) (confidence \(Int(confidenceAlone.rounded()))); the sums make \(value.inNotes) likelier")
+        }
+        words += doubts.map(\.words)
+        if inkValue == nil, let alone = inkConfidence, abs(alone - confidence) >= 1 {
+            words.append("confidence \(Int(confidence.rounded())) with the sums, \(Int(alone.rounded())) alone")
+        }
+        return words
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case value, text, confidence, flagged, notes, doubts, alternatives
+        case inkValue = "ink_value", inkConfidence = "ink_confidence"
+    }
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         self.init(value: try c.decodeIfPresent(FieldValue.self, forKey: .value) ?? .empty,
                   text: try c.decode(String.self, forKey: .text),
                   confidence: try c.decode(Double.self, forKey: .confidence),
-                  flagged: try c.decode(Bool.self, forKey: .flagged),
-                  notes: try c.decodeIfPresent([String].self, forKey: .notes) ?? [])
+                  flagged: try c.decode(Bool.self, forKey: .flagged))
+        // Output written before doubts were typed has only the sentences: kept as they were written.
+        doubts = try c.decodeIfPresent([ReadingDoubt].self, forKey: .doubts)
+            ?? (try c.decodeIfPresent([String].self, forKey: .notes) ?? []).map(ReadingDoubt.earlierNote)
         alternatives = try c.decodeIfPresent([Alternative].self, forKey: .alternatives) ?? []
+        inkValue = try c.decodeIfPresent(FieldValue.self, forKey: .inkValue)
+        inkConfidence = try c.decodeIfPresent(Double.self, forKey: .inkConfidence)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -109,7 +143,10 @@ public struct FieldReading: Sendable, Equatable, Codable {
         try c.encode((confidence * 10).rounded() / 10, forKey: .confidence)
         try c.encode(flagged, forKey: .flagged)
         if !notes.isEmpty { try c.encode(notes, forKey: .notes) }
+        if !doubts.isEmpty { try c.encode(doubts, forKey: .doubts) }
         if !alternatives.isEmpty { try c.encode(alternatives, forKey: .alternatives) }
+        if inkValue != nil { try c.encode(inkValue, forKey: .inkValue) }
+        if let inkConfidence { try c.encode((inkConfidence * 10).rounded() / 10, forKey: .inkConfidence) }
     }
 }
 

@@ -78,126 +78,152 @@ public final class SheetScanner {
     }
 
     private func scan(_ path: String, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
-        let start = DispatchTime.now()
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
-
-        var stages: [(String, Double)] = []
-        var mark = 0.0
-        func stage(_ name: String) {
-            let now = elapsed()
-            stages.append((name, now - mark))
-            mark = now
-        }
-
+        var clock = StageClock()
         let loaded: LoadedImage
         do {
             loaded = try options.loader.load(path)
-            stage("load")
+            clock.mark("load")
         } catch {
-            return .failed(file: path, error: error.error.message, milliseconds: elapsed())
+            return .failed(file: path, error: error.error.message, milliseconds: clock.elapsed)
         }
         do {
-            let gray = try loaded.image.grayBuffer()
-            stage("copy")
-            let quads = try detector.detect(in: loaded.image)
-            stage("markers")
-            let aligned = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
-            stage("align")
-            let template = aligned.template
-            let cells = template.fields.map {
-                ($0, FieldCell(field: $0, from: gray, through: aligned.homography, beside: template.spaceBeside($0)))
-            }
-            stage("cells")
-            if options.keepCellImages {
-                for (field, cell) in cells { cellImages[field.id] = cell.reviewSnapshotPNG(of: field) }
-                stage("snapshots")
-            }
-            let key = "\(template.id)@\(template.version)"
-            let rules = parsedRules[key] ?? ParsedRules(template)
-            parsedRules[key] = rules
-            let recognized = try recognizer.recognize(cells)
-            writing = recognized.writing
-            let read = zip(template.fields, recognized.readings).map { (id: $0.id, reading: $1) }
-            let search = SuggestionSearch(template: template, rules: rules, today: options.today)
-            let corroboration = SumCorroboration(search: search, minConfidence: options.minConfidence)
-            // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
-            // reader's confidence, like a jersey number, and is doubted like one.
-            let uncheckedCounts = recognized.writing == .hand ? Set(template.fields.filter { $0.kind == .count && !rules.valuesChecked.contains($0.id) }.map(\.id)) : []
-            let weighed = corroboration.corroborate(read).map { field in
-                var reading = field.reading
-                if uncheckedCounts.contains(field.id) { SheetFieldReader.handUncheckedCount.apply(to: &reading) }
-                return (id: field.id, reading: reading)
-            }
-            var fields = weighed.map { field in
-                var reading = field.reading
-                Self.flagUnderTheLine(&reading, line: options.minConfidence)
-                return (id: field.id, reading: reading)
-            }
-            stage("fields")
-            logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
-            let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
-            let failures = RuleCheck(template: template, rules: rules, values: values, today: options.today).failures()
-            // The likeliest readings under which every rule holds, for a person to accept or not. The search
-            // weighs each reading by the reader's own confidence, not the one with the sums, which is lowered
-            // for every number of a broken rule.
-            var outcome: SuggestionOutcome?
-            if !failures.isEmpty {
-                let ownConfidence = fields.enumerated().map { i, field in
-                    var reading = field.reading
-                    reading.confidence = read[i].reading.confidence
-                    return (id: field.id, reading: reading)
-                }
-                outcome = search.search(ownConfidence)
-            }
-            let suggestion = outcome?.suggestion
-            let beyondRepair = if case .partial(_, let rules) = outcome { rules } else { [String]() }
-            BrokenRuleFlags(search: search, rules: rules, line: options.minConfidence, today: options.today)
-                .apply(to: &fields, read: read.map(\.reading), weighed: weighed.map(\.reading), failures: failures,
-                       suggestion: suggestion, fillIn: recognized.writing == .hand, beyondRepair: beyondRepair)
-            // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
-            // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
-            let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
-            var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
-                                     alignment: aligned.report, fields: fields)
-            // The rules the sheet as read breaks, before any value was filled in: what the ink says.
-            result.ruleFailures = failures
-            switch outcome {
-            case .suggestion(let suggestion): result.suggestions = [suggestion]
-            case .partial(let suggestion, let beyondRepair):
-                result.suggestions = [suggestion]
-                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies \(beyondRepair.joined(separator: ", ")): the sheet itself may be inconsistent there; the suggestion mends what it can"
-            case .inconsistent:
-                result.suggestionNote = "no plausible combination of the readings' alternatives, nor one field's repair, satisfies the rules: the sheet itself may be inconsistent"
-            case .consistent, .noAlternatives, nil: break
-            }
+            let aligned = try align(loaded, &clock)
+            let read = try read(aligned, &clock, cellImages: &cellImages)
+            writing = read.writing
+            let weighed = weigh(read)
+            clock.mark("weigh")
+            var result = check(weighed, read: read, file: path, alignment: aligned.fit.report)
+            clock.mark("check")
+            logger.debug("stage times for \(path): \(clock.stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
             if let folder = options.overlayFolder {
                 do {
-                    try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned)
+                    try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned.fit)
                 } catch {
                     logger.warning("could not write overlay for \(path): \(error)")
                 }
             }
-            result.milliseconds = elapsed()
-            logger.debug("read \(path) in \(Int(result.milliseconds)) ms, status \(status.rawValue)")
+            result.milliseconds = clock.elapsed
+            logger.debug("read \(path) in \(Int(result.milliseconds)) ms, status \(result.status.rawValue)")
             return result
         } catch let error as AlignmentError {
-            return .failed(file: path, error: error.message, template: requested?.id, milliseconds: elapsed())
+            return .failed(file: path, error: error.message, template: requested?.id, milliseconds: clock.elapsed)
         } catch {
-            return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: elapsed())
+            return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: clock.elapsed)
         }
+    }
+
+    /// A sheet aligned to its template.
+    struct Aligned {
+        let gray: GrayBuffer
+        let fit: AlignedSheet
+        var template: SheetTemplate { fit.template }
+    }
+
+    /// Stage "align": the corner markers found and the sheet fitted to its template.
+    private func align(_ loaded: LoadedImage, _ clock: inout StageClock) throws -> Aligned {
+        let gray = try loaded.image.grayBuffer()
+        clock.mark("copy")
+        let quads = try detector.detect(in: loaded.image)
+        clock.mark("markers")
+        let fit = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
+        clock.mark("align")
+        return Aligned(gray: gray, fit: fit)
+    }
+
+    /// A sheet's fields as the readers gave them, before the rules weighed them.
+    struct Read {
+        let template: SheetTemplate
+        let rules: ParsedRules
+        let fields: [(id: String, reading: FieldReading)]
+        let writing: Writing
+    }
+
+    /// Stage "read": each field's cell cut through the fit and read, by the reader its writing needs.
+    private func read(_ aligned: Aligned, _ clock: inout StageClock, cellImages: inout [String: [UInt8]]) throws -> Read {
+        let template = aligned.template
+        let cells = template.fields.map {
+            ($0, FieldCell(field: $0, from: aligned.gray, through: aligned.fit.homography, beside: template.spaceBeside($0)))
+        }
+        clock.mark("cells")
+        if options.keepCellImages {
+            for (field, cell) in cells { cellImages[field.id] = cell.reviewSnapshotPNG(of: field) }
+            clock.mark("snapshots")
+        }
+        let key = "\(template.id)@\(template.version)"
+        let rules = parsedRules[key] ?? ParsedRules(template)
+        parsedRules[key] = rules
+        let recognized = try recognizer.recognize(cells)
+        clock.mark("fields")
+        // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
+        // reader's confidence, like a jersey number, and is doubted like one.
+        let fields = zip(template.fields, recognized.readings).map { field, reading in
+            var reading = reading
+            if recognized.writing == .hand && field.kind == .count && !rules.valuesChecked.contains(field.id) {
+                SheetFieldReader.handUncheckedCount.apply(to: &reading)
+            }
+            return (id: field.id, reading: reading)
+        }
+        return Read(template: template, rules: rules, fields: fields, writing: recognized.writing)
+    }
+
+    /// Stage "weigh": every group of numbers the rules tie together weighed by the one model of doubt.
+    private func weigh(_ read: Read) -> SheetPosterior.Weighed {
+        SheetPosterior(search: SuggestionSearch(template: read.template, rules: read.rules, today: options.today)).weigh(read.fields)
+    }
+
+    /// Stage "check": the flags (under the review line, a value that is not the ink's, or a number of a rule
+    /// the values shown break), the rules the ink breaks, and the sheet's status.
+    private func check(_ weighed: SheetPosterior.Weighed, read: Read, file: String, alignment: AlignmentReport) -> SheetResult {
+        let line = options.minConfidence
+        let inkValues = Dictionary(uniqueKeysWithValues: read.fields.map { ($0.id, $0.reading.value) })
+        // The rules the sheet as read breaks: what the ink says.
+        let failures = RuleCheck(template: read.template, rules: read.rules, values: inkValues, today: options.today).failures()
+        let shown = Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) })
+        let stillFailing = RuleCheck(template: read.template, rules: read.rules, values: shown, today: options.today).failures()
+        let fields = weighed.readings.map { field -> (id: String, reading: FieldReading) in
+            var reading = field.reading
+            // A rule that does not hold with the values shown says one of its numbers is not what the paper
+            // says, or the paper slipped: either way, none of them can be taken unseen.
+            for failure in stillFailing where failure.fields.contains(field.id) && failure.severity == .error {
+                reading.doubts.append(.inFailingRule(failure.rule))
+                reading.flagged = true
+            }
+            if reading.confidence < line {
+                if !reading.flagged { reading.doubts.append(.underTheLine(line)) }
+                reading.flagged = true
+            }
+            if reading.inkValue != nil { reading.flagged = true }
+            return (field.id, reading)
+        }
+        let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
+        var result = SheetResult(file: file, template: read.template.id, templateVersion: read.template.version, status: status,
+                                 alignment: alignment, fields: fields)
+        result.ruleFailures = failures
+        switch weighed.outcome {
+        case .suggestion(let suggestion): result.suggestions = [suggestion]
+        case .partial(let suggestion, let beyondRepair):
+            result.suggestions = [suggestion]
+            result.suggestionNote = "no plausible combination of the readings satisfies \(beyondRepair.joined(separator: ", ")): the sheet itself may be inconsistent there; the suggestion mends what it can"
+        case .inconsistent:
+            result.suggestionNote = "no plausible combination of the readings satisfies the rules: the sheet itself may be inconsistent"
+        case .consistent, .noAlternatives: break
+        }
+        return result
     }
 }
 
-extension SheetScanner {
-    /// Flags a reading under the review line, saying so first — unless it is flagged already: then it
-    /// carries its reason (a rule the sums mended on one sum, a number no rule checks), which also put it
-    /// under the line, and "confidence 69 is under 70" would stand before it as if the ink were unclear.
-    static func flagUnderTheLine(_ reading: inout FieldReading, line: Double) {
-        guard reading.confidence < line else { return }
-        if !reading.flagged {
-            reading.notes.insert("confidence \(Int(reading.confidence.rounded())) is under \(Int(line))", at: 0)
-        }
-        reading.flagged = true
+/// Milliseconds per stage of one sheet, for `-v` and `bench`.
+struct StageClock {
+    private let start = DispatchTime.now()
+    private var last = 0.0
+    private(set) var stages: [(String, Double)] = []
+
+    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
+
+    mutating func mark(_ stage: String) {
+        let now = elapsed
+        stages.append((stage, now - last))
+        last = now
     }
 }
 

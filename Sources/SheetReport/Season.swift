@@ -187,8 +187,7 @@ struct StoreState: Sendable {
     /// Why a field was flagged, as `statsheet eval` counts it: the reading's own `flagCause`, so that the
     /// report and eval never disagree on what a flag is made of.
     static func cause(of flagged: FlaggedReading) -> FieldReading.FlagCause {
-        let reading = FieldReading(value: .empty, text: "", confidence: flagged.confidence, flagged: true, notes: flagged.notes)
-        return reading.flagCause(line: reviewLine) ?? .reader
+        flagged.reading.flagCause(line: reviewLine) ?? .reader
     }
 
     /// Values reviewers changed and did not undo: the latest live correction of each field counts once.

@@ -80,6 +80,9 @@ public final class PostgresSheetStore: SheetStore {
             let applied = Set(try await session.rows("SELECT name FROM statsheet_migrations").map { $0.text("name") })
             for migration in Schema.migrations(identity: identity, bytes: "BYTEA") where !applied.contains(migration.name) {
                 for statement in migration.statements { try await session.execute(statement) }
+                if migration.name == "v4" {
+                    for row in try await session.rows(EarlierNotes.untyped) { try await session.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
+                }
                 try await session.execute("INSERT INTO statsheet_migrations (name, applied_at) VALUES (?, ?)",
                                           [.text(migration.name), .text(Timestamp.string(Date()))])
             }

@@ -40,6 +40,9 @@ public final class SQLiteSheetStore: SheetStore {
         for migration in Schema.migrations(identity: "INTEGER PRIMARY KEY", bytes: "BLOB") {
             migrator.registerMigration(migration.name) { db in
                 for statement in migration.statements { try db.execute(sql: statement) }
+                if migration.name == "v4" {
+                    for row in try db.rows(EarlierNotes.untyped) { try db.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
+                }
             }
         }
         return migrator

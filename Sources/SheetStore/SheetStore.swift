@@ -319,14 +319,13 @@ public struct GameLogSummary: Sendable, Equatable {
     public var pendingReason: String?
 }
 
-/// A reading under the review threshold, with the reader's notes on why.
+/// A flagged reading of a stored sheet.
 public struct FlaggedReading: Sendable, Equatable {
     public var sheetID: Int64
     public var field: String
-    public var confidence: Double
-    public var notes: [String]
-    public init(sheetID: Int64, field: String, confidence: Double, notes: [String]) {
-        self.sheetID = sheetID; self.field = field; self.confidence = confidence; self.notes = notes
+    public var reading: FieldReading
+    public init(sheetID: Int64, field: String, reading: FieldReading) {
+        self.sheetID = sheetID; self.field = field; self.reading = reading
     }
 }
 

@@ -21,18 +21,25 @@ enum StoreRows {
     }
 
     static func reading(_ row: SQLRow) -> StoredReading {
-        var reading = FieldReading(value: JSON.decode(row.string("value")) ?? .empty, text: row.text("raw_text"),
-                                   confidence: row.double("confidence") ?? 0, flagged: (row.int("flagged") ?? 0) != 0,
-                                   notes: JSON.decode(row.string("notes")) ?? [])
-        reading.alternatives = JSON.decode(row.string("alternatives")) ?? []
-        return StoredReading(field: row.text("field"), kind: FieldKind(rawValue: row.text("kind")) ?? .text, reading: reading,
-                             cell: Rect(x: row.double("cell_x") ?? 0, y: row.double("cell_y") ?? 0,
+        StoredReading(field: row.text("field"), kind: FieldKind(rawValue: row.text("kind")) ?? .text, reading: fieldReading(row),
+                      cell: Rect(x: row.double("cell_x") ?? 0, y: row.double("cell_y") ?? 0,
                                         width: row.double("cell_width") ?? 0, height: row.double("cell_height") ?? 0))
     }
 
     static func flaggedReading(_ row: SQLRow) -> FlaggedReading {
-        FlaggedReading(sheetID: row.int64("sheet_id") ?? 0, field: row.text("field"), confidence: row.double("confidence") ?? 0,
-                       notes: JSON.decode(row.string("notes")) ?? [])
+        FlaggedReading(sheetID: row.int64("sheet_id") ?? 0, field: row.text("field"), reading: fieldReading(row))
+    }
+
+    /// A reading from its columns: its doubts typed (`doubts`), never parsed from the `notes` column, which
+    /// keeps their words for people reading the store with SQL.
+    static func fieldReading(_ row: SQLRow) -> FieldReading {
+        var reading = FieldReading(value: JSON.decode(row.string("value")) ?? .empty, text: row.text("raw_text"),
+                                   confidence: row.double("confidence") ?? 0, flagged: (row.int("flagged") ?? 0) != 0,
+                                   doubts: JSON.decode(row.string("doubts")) ?? [])
+        reading.alternatives = JSON.decode(row.string("alternatives")) ?? []
+        reading.inkValue = row.string("ink_value").flatMap { JSON.decode($0) }
+        reading.inkConfidence = row.double("ink_confidence")
+        return reading
     }
 
     static func goalieGameLog(_ row: SQLRow) -> GoalieGameLog {

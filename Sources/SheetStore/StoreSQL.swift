@@ -42,14 +42,15 @@ enum StoreSQL {
 
     static let insertReading = """
         INSERT INTO field_readings (sheet_id, field, position, kind, value, raw_text, confidence, flagged, notes,
-                                    alternatives, cell_x, cell_y, cell_width, cell_height)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                    alternatives, cell_x, cell_y, cell_width, cell_height, doubts, ink_value, ink_confidence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
 
     static func readingArguments(sheetID: Int64, position: Int, field: String, kind: FieldKind, reading: FieldReading, cell: Rect) -> [SQLValue] {
         [.int(sheetID), .text(field), .int(position), .text(kind.rawValue), .text(JSON.string(reading.value)), .text(reading.text),
          .double(reading.confidence), .int(reading.flagged ? 1 : 0), .text(JSON.string(reading.notes)),
-         .text(JSON.string(reading.alternatives)), .double(cell.x), .double(cell.y), .double(cell.width), .double(cell.height)]
+         .text(JSON.string(reading.alternatives)), .double(cell.x), .double(cell.y), .double(cell.width), .double(cell.height),
+         .text(JSON.string(reading.doubts)), SQLValue(reading.inkValue.map(JSON.string)), SQLValue(reading.inkConfidence)]
     }
 
     /// The readings of a new sheet, in template order, with each field's kind and printed box.
@@ -230,7 +231,7 @@ enum StoreSQL {
     }
     static let corrections = "SELECT * FROM corrections WHERE sheet_id = ? ORDER BY id"
     static let allCorrections = "SELECT * FROM corrections ORDER BY id"
-    static let flaggedReadings = "SELECT sheet_id, field, confidence, notes FROM field_readings WHERE flagged = 1 ORDER BY sheet_id, position"
+    static let flaggedReadings = "SELECT * FROM field_readings WHERE flagged = 1 ORDER BY sheet_id, position"
 
     /// The reading a correction changes, checked: the field exists and the value fits its kind.
     static func checkedCorrection(_ correction: NewCorrection, reading row: SQLRow?) throws -> StoredReading {

@@ -116,9 +116,9 @@ func benchSuggest() throws {
         r.alternatives = alternatives.map { Alternative(value: .integer($0.0), probability: $0.1) }
         return (field.id, r)
     }
-    let search = SuggestionSearch(template: template, today: Date())
+    let model = SheetPosterior(search: SuggestionSearch(template: template, today: Date()))
     var found = 0
-    let t = median { milliseconds { for _ in 0..<100 { if search.search(readings).suggestion != nil { found += 1 } } } / 100 }
+    let t = median { milliseconds { for _ in 0..<100 { if model.weigh(readings).outcome.suggestion != nil { found += 1 } } } / 100 }
     print(String(format: "suggestion search: median %.3f ms per sheet (rounds %.3f–%.3f; found %d/700)", t.median, t.low, t.high, found))
 }
 
@@ -126,12 +126,12 @@ func benchSuggest() throws {
 /// slowest sheet, each the median of its rounds.
 func benchSuggest(scanOutput: String) throws {
     let template = try lacrosseTemplate()
-    let search = SuggestionSearch(template: template, today: Date())
+    let model = SheetPosterior(search: SuggestionSearch(template: template, today: Date()))
     let sheets = try sheets(of: template, in: scanOutput).filter { !$0.result.ruleFailures.isEmpty }.map(\.readings)
     var perSheet: [Double] = []
     var found = 0
     for readings in sheets {
-        perSheet.append(median { milliseconds { if search.search(readings).suggestion != nil { found += 1 } } }.median)
+        perSheet.append(median { milliseconds { if model.weigh(readings).outcome.suggestion != nil { found += 1 } } }.median)
     }
     perSheet.sort()
     guard !perSheet.isEmpty else { return print("no sheet with failing rules in \(scanOutput)") }
@@ -139,20 +139,20 @@ func benchSuggest(scanOutput: String) throws {
                  perSheet.count, perSheet[perSheet.count / 2], perSheet[perSheet.count * 9 / 10], perSheet.last!, found / 7))
 }
 
-/// Weighing the readings against the sums (`SumCorroboration`) on every lacrosse sheet of a
+/// Weighing the readings under the rules (`SheetPosterior`) on every lacrosse sheet of a
 /// `statsheet scan --json` output: the median, 90th percentile and slowest sheet, each the median of its
 /// rounds. The output's readings were weighed once already: their alternatives, which the search walks,
 /// are the network's, but a sheet the sums mended now adds up, so its search ends sooner than the
 /// scanner's did. The figures are a lower bound on the sheets the sums changed.
 func benchCorroborate(scanOutput: String) throws {
     let template = try lacrosseTemplate()
-    let corroboration = SumCorroboration(search: SuggestionSearch(template: template, today: Date()))
+    let model = SheetPosterior(search: SuggestionSearch(template: template, today: Date()))
     let sheets = try sheets(of: template, in: scanOutput).map(\.readings)
     guard !sheets.isEmpty else { return print("no lacrosse sheet in \(scanOutput)") }
     var perSheet: [Double] = []
     var sink = 0.0
     for readings in sheets {
-        perSheet.append(median { milliseconds { sink += corroboration.corroborate(readings).reduce(0) { $0 + $1.reading.confidence } } }.median)
+        perSheet.append(median { milliseconds { sink += model.weigh(readings).readings.reduce(0) { $0 + $1.reading.confidence } } }.median)
     }
     perSheet.sort()
     print(String(format: "weighing against the sums over %d sheets: median %.3f ms, 90th percentile %.3f ms, slowest %.3f ms (checksum %.0f)",

@@ -32,11 +32,11 @@ public struct GameDateWindow: Sendable {
         return date >= earliest && RuleEvaluator.isNotFuture(date, today: today)
     }
 
-    /// Why a date lies outside the window, as the end of a sentence about it ("is after the day of the
-    /// scan"); nil when it lies inside or is no date.
-    public func outsideReason(_ iso: String) -> String? {
+    /// Whether a date outside the window lies after the day of the scan (true) or too long before it
+    /// (false); nil when it lies inside or is no date.
+    public func outsideAfterToday(_ iso: String) -> Bool? {
         guard let date = RuleEvaluator.parseDate(iso), !contains(date) else { return nil }
-        return date > today ? "is after the day of the scan" : "is more than \(yearsBack) years before the day of the scan"
+        return date > today
     }
 
     /// A date field's values (most probable first, probabilities from the ink) weighed by the window,

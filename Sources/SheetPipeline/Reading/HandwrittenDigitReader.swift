@@ -65,8 +65,7 @@ public final class HandwrittenDigitReader {
         return results.map { result in
             var reading = result.reading
             if let smallest = result.glyphHeights.min(), Double(smallest) < smallGlyphShare * median {
-                reading.confidence = min(reading.confidence, 50)
-                reading.notes.append("a mark much smaller than the sheet's other digits")
+                reading.doubt(.smallMark)
             }
             return reading
         }
@@ -94,17 +93,16 @@ public final class HandwrittenDigitReader {
         // through the boxes is only a hint (a 4's long crossbar looks the same), so the space is read for
         // it, but nothing is lowered when the space holds no number.
         var reading = correction.reading
-        reading.confidence = min(reading.confidence, Self.correctionConfidence)
-        reading.notes = result.reading.notes + ["struck out in the boxes; read the number written beside them"] + reading.notes
+        let besides = reading.doubts
+        reading.doubts = result.reading.doubts
+        reading.doubt(.struckOutCorrection)
+        reading.doubts += besides
         return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights)
     }
 
     /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
     /// was never asked about, so it has no alternatives (`BrokenRuleFlags.readerSure`).
     static let inklessConfidence = 97.0
-
-    /// The most a number read from beside its boxes is trusted: under the flag line, so a person checks it.
-    static let correctionConfidence = 60.0
 
     /// The number written in the space beside a field whose boxes hold a struck-out mark, or nil when that
     /// space holds no clear number: nothing, or a mark that is no digit (such as the end of the strike).
@@ -131,15 +129,13 @@ public final class HandwrittenDigitReader {
     func reading(_ components: [ComponentMask], writingHeight boxHeight: Int, of field: FieldSpec,
                  strokeShares: [Double], strikes: StrikeThrough?, dividers: [Int] = []) -> (result: FieldResult, unclear: Int, struckHint: Bool) {
         let segmentation = segmenter.segment(components, writingHeight: boxHeight)
-        var notes: [String] = []
-        if !segmentation.stray.isEmpty {
-            notes.append("\(segmentation.stray.count) stray mark\(segmentation.stray.count == 1 ? "" : "s") ignored")
-        }
+        var doubts: [ReadingDoubt] = []
+        if !segmentation.stray.isEmpty { doubts.append(.strayMarks(count: segmentation.stray.count)) }
         guard !segmentation.glyphs.isEmpty else {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
             let confidence = segmentation.stray.isEmpty ? Self.inklessConfidence : strayInk < 0.02 ? 85 : 60
-            return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, notes: notes), glyphHeights: []), 0, false)
+            return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, doubts: doubts), glyphHeights: []), 0, false)
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
@@ -177,8 +173,8 @@ public final class HandwrittenDigitReader {
         let values = field.kind == .date ? gameDates.weigh(inked) : inked
         let best = candidates.first?.digits ?? ""
         guard let top = values.first else {
-            let why = field.kind == .date ? "'\(best)' is not a date written MM DD YY" : "no digits read in the ink"
-            return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, notes: notes + [why]),
+            let why: ReadingDoubt = field.kind == .date ? .notADate(text: best) : .noDigits
+            return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, doubts: doubts + [why]),
                                 glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
         // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
@@ -190,15 +186,10 @@ public final class HandwrittenDigitReader {
         // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and the
         // surer date kept misread numbers from being mended.)
         let probability = min(top.probability, inked.first { $0.value == top.value }?.probability ?? 0)
-        var confidence = 100 * (unchecked ? pow(probability, 3) : probability)
-        if field.kind == .date, let doubt = Self.dateDoubt(top.value, confidence: confidence, inked: inked, window: gameDates) {
-            confidence = doubt.confidence
-            notes.append(doubt.note)
-        }
-        if unclear > 0 {
-            confidence = min(confidence, 40)
-            notes.append("a crossed-out or unreadable mark among the digits")
-        }
+        var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
+                                   confidence: 100 * (unchecked ? pow(probability, 3) : probability), doubts: doubts)
+        if field.kind == .date, let doubt = Self.dateDoubt(top.value, inked: inked, window: gameDates) { reading.doubt(doubt) }
+        if unclear > 0 { reading.doubt(.unreadableMark) }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
         // ("32" read 3 at 98) or one wide digit. On a count its sum tells them apart; on a jersey number,
         // which no sum checks, only a person can. On a date, only a mark across a line between its boxes:
@@ -206,21 +197,16 @@ public final class HandwrittenDigitReader {
         // as a digit too (a box line's remnant, a digit cut in two), and a digit wide in its own box is no
         // pair; real hands write wide 0s, 2s and 5s.
         if field.kind == .digits && wideAsOne > 0 || field.kind == .date && wideAcrossDivider > 0 {
-            confidence = min(confidence, 60)
-            notes.append(Self.wideMarkNote)
+            reading.confidence = min(reading.confidence, 60)
+            reading.doubt(.wideMark)
         } else if field.kind == .count && digitAndTail > 0 {
             // Read whole, where its halves were once read and doubted at 40 (`isDigitAndTail`): a sum still
             // tells one digit from two, but the note keeps such a count from counting as sure when its sum
             // breaks (`BrokenRuleFlags`), and a count no rule checks is flagged for it
             // (`SheetFieldReader.HandwritingDoubt`).
-            notes.append(Self.wideMarkNote)
+            reading.doubt(.wideMark)
         }
-        if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, confidence: confidence, read: read, range: range) {
-            confidence = doubt.confidence
-            notes.append(doubt.note)
-        }
-        var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
-                                   confidence: confidence, notes: notes)
+        if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, read: read, range: range) { reading.doubt(doubt) }
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
         return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
     }
@@ -232,12 +218,10 @@ public final class HandwrittenDigitReader {
     /// range, 90 more values on 525 hand-filled sheets passed unflagged, all right; too few to show that
     /// such values are right 999 times in 1,000.) A sum that pins it may still confirm a value the range
     /// chose, as it confirms any doubtful reading (`SumCorroboration`).
-    static func rangeDoubt(_ value: FieldValue, confidence: Double, read: [(value: FieldValue, probability: Double)],
-                           range: ClosedRange<Int>) -> (confidence: Double, note: String)? {
-        let span = "\(range.lowerBound)–\(range.upperBound)"
-        if case .integer(let n) = value, !range.contains(n) { return (min(confidence, 40), "\(n) is outside \(span)") }
+    static func rangeDoubt(_ value: FieldValue, read: [(value: FieldValue, probability: Double)], range: ClosedRange<Int>) -> ReadingDoubt? {
+        if case .integer(let n) = value, !range.contains(n) { return .outsideRange(value: n, lower: range.lowerBound, upper: range.upperBound) }
         guard let first = read.first, case .integer(let m) = first.value, !range.contains(m), first.value != value else { return nil }
-        return (min(confidence, 40), SumCorroboration.rangeChoseNote(firstChoice: first.value, probability: first.probability, range: range))
+        return .rangeChose(firstChoice: first.value, probability: first.probability, lower: range.lowerBound, upper: range.upperBound)
     }
 
     /// A date the window of game dates has a say in, with its confidence and why; nil when it has none.
@@ -245,12 +229,13 @@ public final class HandwrittenDigitReader {
     /// choice (`inked`) lay outside. Like a count outside its range or chosen by it, such a date is held
     /// under the flag line, however sure its ink: the window alone lowers a date only by the mass the
     /// reader left unlisted, and `--today` promises a date outside it is flagged.
-    static func dateDoubt(_ value: FieldValue, confidence: Double, inked: [(value: FieldValue, probability: Double)],
-                          window: GameDateWindow) -> (confidence: Double, note: String)? {
-        if case .string(let iso) = value, let reason = window.outsideReason(iso) { return (min(confidence, 40), "\(iso) \(reason)") }
+    static func dateDoubt(_ value: FieldValue, inked: [(value: FieldValue, probability: Double)], window: GameDateWindow) -> ReadingDoubt? {
+        if case .string(let iso) = value, let after = window.outsideAfterToday(iso) {
+            return .outsideGameDates(date: iso, afterToday: after, yearsBack: window.yearsBack)
+        }
         guard let first = inked.first, first.value != value, case .string(let iso) = first.value,
-              let reason = window.outsideReason(iso) else { return nil }
-        return (min(confidence, 40), "\(SumCorroboration.firstChoiceNote(first.value, probability: first.probability)) \(reason)")
+              let after = window.outsideAfterToday(iso) else { return nil }
+        return .windowChose(firstChoice: first.value, probability: first.probability, afterToday: after, yearsBack: window.yearsBack)
     }
 
     /// Whether a wide mark cut in two (`DigitSegmenter.splits`) is read as its two halves rather than
@@ -266,7 +251,7 @@ public final class HandwrittenDigitReader {
     /// A cut `cutIsTwoCharacters` reads whole only because one half is a digit and the other no digit.
     /// Most such marks are a wide digit and its tail, but two digits touching can cut so too ("58" into a
     /// sure 5 and a 8 the cut spoiled), and so can a number struck out with a scribble. So the space beside
-    /// the boxes is still read for a correction, and a count so read carries `wideMarkNote`.
+    /// the boxes is still read for a correction, and a count so read carries `ReadingDoubt.wideMark`.
     static func isDigitAndTail(whole: [Double], halves: [[Double]]) -> Bool {
         halves.count == 2 && readsAsDigit(halves[0]) != readsAsDigit(halves[1]) && halvesWin(whole: whole, halves: halves)
     }
@@ -274,8 +259,6 @@ public final class HandwrittenDigitReader {
     static func halvesWin(whole: [Double], halves: [[Double]]) -> Bool {
         (halves[0].max() ?? 0) * (halves[1].max() ?? 0) > (whole.max() ?? 0)
     }
-
-    static let wideMarkNote = "a mark as wide as two digits read as one"
 
     /// True when a line between two comb boxes runs through the middle of a mark (the part of its width
     /// where `DigitSegmenter.splits` looks for a cut): a mark written across two boxes.

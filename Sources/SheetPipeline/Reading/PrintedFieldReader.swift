@@ -68,7 +68,7 @@ public final class PrintedFieldReader: FieldRecognizer {
                     let faint = cleaned.inkPerBox.max() ?? 0
                     let clean = faint < boxInkThreshold / 3
                     readings[index] = FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60,
-                                                   notes: clean ? [] : ["faint marks in an empty-looking field"])
+                                                   doubts: clean ? [] : [.faintMarksInEmptyField])
                 }
             }
         }
@@ -87,9 +87,8 @@ public final class PrintedFieldReader: FieldRecognizer {
         let checked = ink >= 0.07
         let margin = min(1, abs(ink - 0.07) / 0.05)
         let confidence = 50 + 49 * margin
-        var notes: [String] = []
-        if margin < 0.4 { notes.append("faint mark: \(Int((ink * 100).rounded()))% of the box inked") }
-        return FieldReading(value: .boolean(checked), text: checked ? "x" : "", confidence: confidence, notes: notes)
+        let doubts: [ReadingDoubt] = margin < 0.4 ? [.faintCheckmark(inkedPercent: Int((ink * 100).rounded()))] : []
+        return FieldReading(value: .boolean(checked), text: checked ? "x" : "", confidence: confidence, doubts: doubts)
     }
 
     private func readText(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldReading {
@@ -100,15 +99,16 @@ public final class PrintedFieldReader: FieldRecognizer {
         let recognition = try engine.recognize(image, segmentation: .singleLine, dpi: Int(textScale * 72))
         let text = recognition.text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
-            return FieldReading(value: .empty, text: "", confidence: 0, notes: ["ink in the field, but no text was read"])
+            return FieldReading(value: .empty, text: "", confidence: 0, doubts: [.noTextRead])
         }
         let confidence = recognition.words.map(\.confidence).min() ?? 0
         let unlikely = text.filter { !Self.writtenInText($0) }
         guard unlikely.isEmpty else {
             // Tesseract can be sure of a character nobody writes in a name ("€merson Kelly" at 74):
             // such a reading is doubted, whatever its confidence.
-            return FieldReading(value: .string(text), text: text, confidence: min(confidence, 50),
-                                notes: ["'\(String(Set(unlikely).sorted()))' is not written in names"])
+            var reading = FieldReading(value: .string(text), text: text, confidence: confidence)
+            reading.doubt(.unlikelyCharacters(String(Set(unlikely).sorted())))
+            return reading
         }
         return FieldReading(value: .string(text), text: text, confidence: confidence)
     }
@@ -137,7 +137,7 @@ public final class PrintedFieldReader: FieldRecognizer {
         var text: String
         var confidence: Double
         var fitsBoxes: Bool
-        var notes: [String] = []
+        var doubts: [ReadingDoubt] = []
     }
 
     /// Reads every pending field in one Tesseract call: the fields are stacked one under another with a
@@ -224,8 +224,8 @@ public final class PrintedFieldReader: FieldRecognizer {
                     read.confidence = max(read.confidence, perBox.confidence)
                 } else if read.fitsBoxes {
                     read = perBox
-                    read.confidence = min(read.confidence, 50)
-                    read.notes.append("the line and the single boxes read differently")
+                    read.confidence = min(read.confidence, 100 * ReadingDoubt.lineAndBoxesDisagree.readAtMost!)
+                    read.doubts.append(.lineAndBoxesDisagree)
                 } else {
                     read = perBox
                 }
@@ -233,33 +233,37 @@ public final class PrintedFieldReader: FieldRecognizer {
         }
         let marked = item.inked.filter { $0 }.count
         if !read.fitsBoxes {
-            read.confidence = min(read.confidence, 25)
-            read.notes.append("read \(read.text.count) digit\(read.text.count == 1 ? "" : "s") in \(marked) marked box\(marked == 1 ? "" : "es")")
+            let doubt = ReadingDoubt.digitsInMarkedBoxes(digits: read.text.count, boxes: marked)
+            read.confidence = min(read.confidence, 100 * doubt.readAtMost!)
+            read.doubts.append(doubt)
         }
         let text = read.text
-        var confidence = read.confidence
-        var notes = read.notes
+        var reading = FieldReading(value: .empty, text: text, confidence: read.confidence, doubts: read.doubts)
         if text.isEmpty {
-            return FieldReading(value: .empty, text: "", confidence: 0, notes: ["ink in the boxes, but no digit was read"])
+            return FieldReading(value: .empty, text: "", confidence: 0, doubts: [.noDigits])
         }
         switch field.kind {
         case .date:
             guard text.count == 6, item.inked.allSatisfy({ $0 }), let date = Self.date(fromMMDDYY: text) else {
-                return FieldReading(value: .empty, text: text, confidence: min(confidence, 20),
-                                    notes: notes + ["'\(text)' is not a date written MM DD YY"])
+                reading.doubt(.notADate(text: text))
+                return reading
             }
-            return FieldReading(value: .string(date), text: text, confidence: confidence, notes: notes)
+            reading.value = .string(date)
+            return reading
         case .digits:
-            return FieldReading(value: .string(text), text: text, confidence: confidence, notes: notes)
+            reading.value = .string(text)
+            return reading
         default:
             guard let value = Int(text) else {
-                return FieldReading(value: .empty, text: text, confidence: 0, notes: notes + ["'\(text)' is not a number"])
+                reading.confidence = 0
+                reading.doubts.append(.notANumber(text: text))
+                return reading
             }
+            reading.value = .integer(value)
             if let range = field.allowedRange, !range.contains(value) {
-                confidence = min(confidence, 40)
-                notes.append("\(value) is outside \(range.lowerBound)–\(range.upperBound)")
+                reading.doubt(.outsideRange(value: value, lower: range.lowerBound, upper: range.upperBound))
             }
-            return FieldReading(value: .integer(value), text: text, confidence: confidence, notes: notes)
+            return reading
         }
     }
 

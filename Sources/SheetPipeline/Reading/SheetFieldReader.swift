@@ -75,14 +75,15 @@ public final class SheetFieldReader: FieldRecognizer {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
                 // reader alone saw it.
-                readings[i] = FieldReading(value: handReading.value, text: handReading.text, confidence: min(handReading.confidence, 50),
-                                           notes: readings[i].notes + ["read by the handwriting reader alone"])
-                readings[i].alternatives = handReading.alternatives
+                var alone = FieldReading(value: handReading.value, text: handReading.text, confidence: handReading.confidence,
+                                         doubts: readings[i].doubts)
+                alone.doubt(.handwritingReaderAlone)
+                alone.alternatives = handReading.alternatives
+                readings[i] = alone
             } else if handReading.value != readings[i].value {
                 // Print read by Tesseract, checked by the network, which reads print well too: where the
                 // two differ (a sheet judged printed that was not, a smudged digit) the field is doubted.
-                readings[i].confidence = min(readings[i].confidence, 50)
-                readings[i].notes.append("the handwriting reader read \(handReading.value)")
+                readings[i].doubt(.readersDisagree(handwriting: handReading.value))
                 readings[i].alternatives = [Alternative(value: readings[i].value, probability: 0.5),
                                             Alternative(value: handReading.value, probability: 0.5)]
             }
@@ -96,44 +97,38 @@ public final class SheetFieldReader: FieldRecognizer {
     struct HandwritingDoubt {
         let trusted: Double
         let earned: Double
-        let note: String
+        let kind: ReadingDoubt.UncheckedHandwriting
 
         func apply(to reading: inout FieldReading) {
-            // A wide mark read as one digit (`HandwrittenDigitReader.wideMarkNote`) may be two: doubted
-            // however sure the network was of the one.
-            guard reading.value != .empty,
-                  reading.confidence < trusted || reading.notes.contains(HandwrittenDigitReader.wideMarkNote) else { return }
+            // A wide mark read as one digit may be two: doubted however sure the network was of the one.
+            guard reading.value != .empty, reading.confidence < trusted || reading.doubts.contains(.wideMark) else { return }
             reading.confidence = min(reading.confidence, earned)
             reading.flagged = true
-            reading.notes.append(note)
+            reading.doubts.append(.uncheckedHandwriting(kind))
         }
     }
 
     /// Names and opponents: Tesseract's confidence means less on handwriting than on print. Readings at
     /// 95 or more were all right, those at 70–95 about 4 in 5, nearly all one letter off ("Camerm Lee").
-    static let handText = HandwritingDoubt(trusted: 95, earned: 79,
-                                           note: "handwriting Tesseract read under 95% sure is right about 4 times in 5")
+    static let handText = HandwritingDoubt(trusted: 95, earned: 79, kind: .name)
 
     /// Digit strings (jersey numbers), which no sum checks: those read at 70–95 were right about 9 times
     /// in 10. It catches most confident misreads, not all (17 read as 77 at 98). Such a reading is held
     /// under the review line (70) like every number flagged in doubt: a confidence of 70 or more stands
     /// for a number right 99.5% of the time (issue 3), and 9 times in 10 is not that.
-    static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69,
-                                                  note: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10")
+    static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
 
     /// Handwritten dates, which no sum checks either: the reader already gives them the cube of their
     /// probability (`HandwrittenDigitReader`), yet most wrong numbers that passed unflagged were dates,
     /// and those read at 70–80 were right about 19 times in 20. Such a date is held under the review line.
     /// (Dates at 80–90 are still short of what 70 or more promises, but a line at 90 would flag many
     /// right dates for very few wrong ones: docs/decisions.md.)
-    static let handDate = HandwritingDoubt(trusted: 80, earned: 69,
-                                           note: "a handwritten date under 80% sure is right about 19 times in 20")
+    static let handDate = HandwritingDoubt(trusted: 80, earned: 69, kind: .date)
 
     /// Counts whose value no rule weighs (a box score's opponent score: only `present(opp.score)` reads
     /// it), doubted like digit strings by `SheetScanner`, which knows the rules: under 95 such readings
     /// passed wrong (81 read 21 at 74). Too few were measured to say what they earn, so they are held at 50.
-    static let handUncheckedCount = HandwritingDoubt(trusted: 95, earned: 50,
-                                                     note: "a handwritten count no rule checks, read under 95% sure")
+    static let handUncheckedCount = HandwritingDoubt(trusted: 95, earned: 50, kind: .count)
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import SheetModel
 
-@Suite struct SuggestionTests {
+@Suite struct SheetPosteriorTests {
     static let today = RuleEvaluator.parseDate("2026-11-22")!
 
     /// The consistent lacrosse game, every field read with certainty, then `misreads` applied: field →
@@ -19,8 +19,18 @@ import Testing
         }
     }
 
+    static let box = try! SheetTemplate.decode(try! Data(contentsOf: repositoryRoot.appendingPathComponent("Templates/basketball-box.json")))
+
+    static func model(_ template: SheetTemplate = LacrosseRuleTests.template) -> SheetPosterior {
+        SheetPosterior(search: SuggestionSearch(template: template, today: today))
+    }
+
+    static func weigh(_ readings: [(id: String, reading: FieldReading)]) -> [String: FieldReading] {
+        Dictionary(uniqueKeysWithValues: model().weigh(readings).readings.map { ($0.id, $0.reading) })
+    }
+
     static func search(_ readings: [(id: String, reading: FieldReading)]) -> SuggestionOutcome {
-        SuggestionSearch(template: LacrosseRuleTests.template, today: today).search(readings)
+        model().weigh(readings).outcome
     }
 
     @Test func consistentReadingsNeedNoSuggestion() {
@@ -111,11 +121,15 @@ import Testing
         #expect(s.changes.first?.to == LacrosseRuleTests.game["q3.saves"])
     }
 
-    @Test func aConfidentReadingIsTakenAsWrittenNotRepaired() {
-        // The stat keeper wrote 11 where 10 adds up, and the network is sure it sees 11: that is a slip on
-        // paper, not a misread, so nothing is suggested even though the sums point to 10.
-        let outcome = Self.search(Self.readings(["q2.shots": (.integer(11), [(.integer(11), 0.995), (.integer(17), 0.004)])]))
-        #expect(outcome == .inconsistent)
+    @Test func aSureReadingTwoSumsDisputeIsShownAsTheyWantItFlaggedWithTheInkKept() throws {
+        // The network is sure it sees 11 where both q2.shots's sums want 10. A slip on paper breaks each sum
+        // with probability 1 in 200; a misread of a sure number to a value one digit away is likelier than
+        // both together, so 10 is shown, with the ink's 11 kept and the field flagged for a person.
+        let readings = Self.readings(["q2.shots": (.integer(11), [(.integer(11), 0.995), (.integer(17), 0.004)])])
+        let weighed = try #require(Self.weigh(readings)["q2.shots"])
+        #expect(weighed.value == .integer(10) && weighed.inkValue == .integer(11) && weighed.confidence < 99)
+        guard case .suggestion(let s) = Self.search(readings) else { Issue.record("expected a suggestion"); return }
+        #expect(s.changes.first?.demandedByRules == true && s.relativeToRead < 0.01)
     }
 
     @Test func aRepairNeedsAFieldEveryFailingRuleReads() {
@@ -183,23 +197,55 @@ import Testing
         #expect(s.changes.map(\.field) == ["q2.shots"])
     }
 
-    /// The game with `changes` written on it, and the sole suspect of the rules it breaks.
-    static func suspects(_ changes: [String: FieldValue], likeliestRepair: Suggestion? = nil) -> [SuggestionSearch.Suspect] {
-        let values = LacrosseRuleTests.game.merging(changes) { $1 }
-        let template = LacrosseRuleTests.template
-        let failing = RuleCheck(template: template, values: values, today: today).failures().map(\.rule)
-        return SuggestionSearch(template: template, today: today).soleSuspects(values, failing: failing, likeliestRepair: likeliestRepair)
+
+    // MARK: - The posterior
+
+    @Test func aConsistentSheetRaisesADoubtfulNumberItsSumsConfirm() throws {
+        // q2.shots read 10 at 0.6 beside 16 at 0.4: with 16, both its sums break; the rules make 10 near certain.
+        let weighed = Self.weigh(Self.readings(["q2.shots": (.integer(10), [(.integer(10), 0.6), (.integer(16), 0.4)])]))
+        let shots = try #require(weighed["q2.shots"])
+        #expect(shots.value == .integer(10) && shots.confidence > 95 && shots.inkConfidence == 60 && shots.inkValue == nil)
+        // The other numbers keep their value, sure.
+        #expect(weighed.values.filter { $0.value.integerValue != nil }.allSatisfy { $0.confidence > 90 })
     }
 
-    @Test func oneNumberBothItsSumsAccuseIsTheSoleSuspect() throws {
-        // q3.saves 4 read 9: q3's row and the saves column both demand 4 of it (and 9 saves of 4 shots
-        // breaks q3's inequality as well).
-        #expect(Self.suspects(["q3.saves": .integer(9)])
-                == [.init(field: "q3.saves", value: .integer(4), rules: ["q3.balance", "q3.saves-within-shots", "saves.periods-sum"])])
-        #expect(Self.suspects([:]).isEmpty)
-        // A misread clears number beside it is a group of its own, with no suspect (one sum): q3.saves
-        // still alone explains its two.
-        #expect(Self.suspects(["q3.saves": .integer(9), "q2.clears": .integer(6)]).map(\.field) == ["q3.saves"])
+    @Test func theRulesChoiceIsShownWithTheInksValueKept() throws {
+        // The reader preferred 16 (0.55) to 10 (0.40); both of q2.shots's sums hold only with 10.
+        let weighed = Self.weigh(Self.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)])]))
+        let shots = try #require(weighed["q2.shots"])
+        #expect(shots.value == .integer(10) && shots.inkValue == .integer(16) && shots.inkFirstChoice == .integer(16))
+        #expect(shots.confidence > 95 && shots.confidenceAlone == 55)
+        #expect(shots.flagCause(line: 70) == nil, "flags are the check stage's; the model only weighs")
+    }
+
+    @Test func oneSumsBreakSpreadsTheDoubtOverItsNumbersByTheirInk() throws {
+        // The clears column is one sum: q2.clears read 6 at 0.55 beside 0 at 0.40 breaks it, and 0 mends it.
+        // The doubt goes to the number the ink doubted, not to the sure ones beside it.
+        let truth = LacrosseRuleTests.game["q2.clears"]!
+        let weighed = Self.weigh(Self.readings(["q2.clears": (.integer(6), [(.integer(6), 0.55), (truth, 0.40)])]))
+        #expect(weighed["q2.clears"]?.value == truth)
+        #expect(["q1.clears", "q3.clears", "q4.clears", "total.clears"].allSatisfy { (weighed[$0]?.confidence ?? 0) > 95 })
+    }
+
+    @Test func aSheetEveryNumberOfWhichIsSureKeepsItsSlipForAPerson() throws {
+        // The keeper wrote 11 shots where 7 + 3 = 10 and every number was read at 0.9 with nothing else
+        // offered: no value the reader left unlisted is likelier than the slip, so nothing is changed.
+        let weighed = Self.weigh(Self.slip(doubtful: "q2.saves", [(7, 0.8), (6, 0.2)]))
+        #expect(weighed["q2.shots"]?.value == .integer(11) && weighed["q2.shots"]?.inkValue == nil)
+    }
+
+    @Test func confidenceIsTheMarginalSoItNeverExceedsOne() {
+        var generator = SplitMix64(seed: 39)
+        for _ in 0..<20 {
+            let misreads = Dictionary(uniqueKeysWithValues: ["q1.shots", "q2.saves", "total.goals", "q3.clears"].map { id -> (String, (FieldValue, [(FieldValue, Double)])) in
+                let p = Double.random(in: 0.3...0.99, using: &generator)
+                let v = Int.random(in: 0...20, using: &generator)
+                return (id, (.integer(v), [(.integer(v), p), (.integer(v + 1), (1 - p) / 2)]))
+            })
+            for reading in Self.weigh(Self.readings(misreads)).values {
+                #expect(reading.confidence >= 0 && reading.confidence <= 100)
+            }
+        }
     }
 
     @Test func oneMisreadChangesOneDigitLosesOneOrAddsOne() {
@@ -210,82 +256,6 @@ import Testing
         #expect(apart(.empty, .integer(4)) && apart(.integer(4), .empty))               // an empty box is no digits
         #expect(!apart(.integer(13), .integer(7)) && !apart(.integer(19), .integer(25)) && !apart(.integer(5), .integer(125)))
         #expect(!apart(.integer(7), .integer(7)) && !apart(.integer(-1), .integer(1)) && !apart(.string("ab"), .integer(1)))
-        // Of a number the reader was sure of, only a lost 1.
-        func sureApart(_ written: FieldValue, _ read: FieldValue) -> Bool {
-            SuggestionSearch.oneMisreadApart(written: written, read: read, lostOnlyIfOne: true)
-        }
-        #expect(sureApart(.integer(15), .integer(5)) && sureApart(.integer(1), .empty) && sureApart(.integer(11), .integer(17)))
-        #expect(!sureApart(.integer(25), .integer(5)) && !sureApart(.integer(4), .empty))
-        #expect(sureApart(.integer(3), .integer(33)) && sureApart(.integer(0), .integer(40)))   // an added digit is any digit
-    }
-
-    @Test func theNumbersOneMisreadOfWhichCouldBreakASum() {
-        // Clears 3, 0, 5, 11, —, total 19; q4's 11 read 17 puts the column 6 over. q1 (3), q2 (0) and q3 (5)
-        // would have to be negative and the total 25 (two digits from 19): only q4 could be the misread.
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
-        let values = LacrosseRuleTests.game.merging(["q4.clears": .integer(17)]) { $1 }
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: values) == ["q4.clears"])
-        // q3's 5 read 6 puts it 1 over: q1 as 2, q3 as 5 and q4 as 10 are each one digit away, the total
-        // as 20 is two; q2 and the empty overtime cannot give 1 back.
-        let one = LacrosseRuleTests.game.merging(["q3.clears": .integer(6)]) { $1 }
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: one) == ["q1.clears", "q3.clears", "q4.clears"])
-        // The total read 9 (its 1 lost) is 10 under: the total as 19, or q4 as 1 (a 1 too many), could
-        // each be it; the 3, 0 and 5 could not.
-        let lost = LacrosseRuleTests.game.merging(["total.clears": .integer(9)]) { $1 }
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost) == ["q4.clears", "total.clears"])
-        // A lost 1 is one even of a number the reader was sure of.
-        let all = Set(LacrosseRuleTests.template.fields.map(\.id))
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: lost, sure: all) == ["q4.clears", "total.clears"])
-        // The total's 19 read 39 is 20 over: the 3, the 0 and the 5 would each have lost a 2 (23, 20, 25).
-        // The reader sure of the 3 and the 0, only a lost 1 could have made them: they are ruled out.
-        let twenty = LacrosseRuleTests.game.merging(["total.clears": .integer(39)]) { $1 }
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: twenty)
-                == ["q1.clears", "q2.clears", "q3.clears", "q4.clears", "total.clears"])
-        #expect(search.possibleCulprits(ofSum: "clears.periods-sum", values: twenty, sure: ["q1.clears", "q2.clears"])
-                == ["q3.clears", "q4.clears", "total.clears"])
-        // Only an equality says what a number should have been.
-        #expect(search.possibleCulprits(ofSum: "q1.saves-within-shots", values: values) == nil)
-        #expect(search.possibleCulprits(ofSum: "no.such-rule", values: values) == nil)
-    }
-
-    /// A broken sum's blame, shared among its possible culprits by what the network gave each one's wanted value. q3's 5 read 6 puts
-    /// the clears column 1 over: q1 as 2, q3 as 5 and q4 as 10 could each be the misread.
-    @Test func aBrokenSumsBlameGoesWhereTheNetworkPutTheWantedValues() throws {
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
-        func read(_ value: FieldValue, _ others: [(FieldValue, Double)] = []) -> FieldReading {
-            var reading = FieldReading(value: value, text: value.writtenText ?? "", confidence: 97)
-            let listed = others.reduce(0) { $0 + $1.1 }
-            if value != .empty {
-                reading.alternatives = [Alternative(value: value, probability: 0.999 - listed)] + others.map { Alternative(value: $0.0, probability: $0.1) }
-            }
-            return reading
-        }
-        var readings = LacrosseRuleTests.game.mapValues { read($0) }
-        readings["ot.clears"] = read(.empty)   // an empty box that held no ink
-        readings["q3.clears"] = read(.integer(6), [(.integer(5), 0.02)])
-        let shares = try #require(search.culpritShares(ofSum: "clears.periods-sum", readings: readings))
-        // q3: 0.02 / 0.979; q1 and q4, whose 2 and 10 the network did not list: 1e-4 / 0.999 each.
-        let q3 = 0.02 / 0.979, other = 1e-4 / 0.999
-        #expect(abs(shares["q3.clears"]! - q3 / (q3 + 2 * other)) < 1e-9)
-        #expect(abs(shares["q1.clears"]! - other / (q3 + 2 * other)) < 1e-9 && shares["q1.clears"] == shares["q4.clears"])
-        // q2 would be −1, the overtime too, the total 20 (two digits from 19): not possible culprits.
-        #expect(Set(shares.keys) == ["q1.clears", "q3.clears", "q4.clears"])
-        #expect(abs(shares.values.reduce(0, +) - 1) < 1e-12)
-        // The network sure of q3's 6 as well: the three possible culprits share the blame alike.
-        readings["q3.clears"] = read(.integer(6))
-        let alike = try #require(search.culpritShares(ofSum: "clears.periods-sum", readings: readings))
-        #expect(["q1.clears", "q3.clears", "q4.clears"].allSatisfy { abs(alike[$0]! - 1.0 / 3) < 1e-3 })
-        // No shares: a sum that holds, two misreads no single one explains (q4's 11 read 71 besides), a
-        // number read without the network's probabilities, and a rule that is no sum.
-        #expect(search.culpritShares(ofSum: "clears.periods-sum", readings: LacrosseRuleTests.game.mapValues { read($0) }
-            .merging(["ot.clears": read(.empty)]) { $1 }) == nil)
-        var two = readings
-        two["q4.clears"] = read(.integer(71))
-        #expect(search.culpritShares(ofSum: "clears.periods-sum", readings: two) == nil)
-        var unweighed = readings
-        unweighed["q1.clears"] = FieldReading(value: .integer(3), text: "3", confidence: 90)
-        #expect(search.culpritShares(ofSum: "clears.periods-sum", readings: unweighed) == nil)
-        #expect(search.culpritShares(ofSum: "q1.saves-within-shots", readings: readings) == nil)
     }
 
     /// `wantedValue` solves a sum for one of its numbers in three evaluations; it must find what trying
@@ -295,7 +265,7 @@ import Testing
     @Test func solvingASumForOneNumberFindsWhatTryingEveryValueFinds() {
         var generator = SplitMix64(seed: 2026)
         // A box score's sums are thirteen numbers each: trying every value of each is slow, so fewer sheets.
-        let templates = [(LacrosseRuleTests.template, 30), (SumCorroborationGroupsTests.box, 1)]
+        let templates = [(LacrosseRuleTests.template, 30), (Self.box, 1)]
         var solved = 0, none = 0
         for (template, sheets) in templates {
             let search = SuggestionSearch(template: template, today: Self.today)
@@ -321,85 +291,6 @@ import Testing
         #expect(solved > 100 && none > 100, "\(solved) solved, \(none) none")
     }
 
-    @Test func noSoleSuspectOnOneSumOrTwoMisreadsInOneGroup() {
-        // A clears number is in one sum only: any of the column's numbers could be the wrong one.
-        #expect(Self.suspects(["q2.clears": .integer(6)]).isEmpty)
-        // Two misreads that make the saves column add up break q2's row and the total's row: two groups
-        // of one sum each.
-        #expect(Self.suspects(["q2.saves": .integer(9), "total.saves": .integer(39)]).isEmpty)
-        // Two misreads in different rows and columns: q4's row shares q4.shots with the shots column, so
-        // the four failing rules are one group, and no number is in all of them.
-        #expect(Self.suspects(["q2.shots": .integer(16), "q4.goals": .integer(8)]).isEmpty)
-        // q2.saves and q2.goals both off, the row still adding up: the two columns fail, one sum each.
-        #expect(Self.suspects(["q2.saves": .integer(9), "q2.goals": .integer(1)]).isEmpty)
-    }
-
-    @Test func aStrayMarkInAnUnplayedOvertimeIsSuspectedAsEmpty() {
-        // No overtime was played; a mark in ot.shots read 3 breaks OT's row and the shots column. The sums
-        // want 0 there, and an empty box is what they mean in a period nobody played.
-        #expect(Self.suspects(["ot.shots": .integer(3)]).map(\.field) == ["ot.shots"])
-        #expect(Self.suspects(["ot.shots": .integer(3)]).first?.value == .empty)
-    }
-
-    @Test func noSoleSuspectWhenTheLikeliestRepairChangesAnotherOfItsNumbers() {
-        // q2.saves 7 read 13, total.saves 37 read 43 and total.shots 45 read 51: together they look like
-        // q2.shots (10, read right) alone being 6 short. The search, weighing the alternatives, prefers
-        // the three changes; then the group has no sole suspect.
-        let misreads: [String: FieldValue] = ["q2.saves": .integer(13), "total.saves": .integer(43), "total.shots": .integer(51)]
-        #expect(Self.suspects(misreads).map(\.field) == ["q2.shots"])
-        let threeChanges = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
-            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.3),
-            .init(field: "total.saves", from: .integer(43), to: .integer(37), probability: 0.3),
-            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.3),
-        ])
-        #expect(Self.suspects(misreads, likeliestRepair: threeChanges).isEmpty)
-        // A repair of the suspect itself, or of a number outside the group, leaves it.
-        let itself = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
-            .init(field: "q2.shots", from: .integer(10), to: .integer(16), probability: 0.01),
-            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.3),
-        ])
-        #expect(Self.suspects(misreads, likeliestRepair: itself).map(\.field) == ["q2.shots"])
-    }
-
-    /// A scan fills in the changes to numbers two sums read, whatever the network gave them; one sum says
-    /// one of its numbers is wrong, not which, so a clears number (its column alone) is filled in only when
-    /// the network gave the value 0.05 or more itself, never when the sums alone demand it.
-    @Test func numbersTwoSumsReadAreFilledInAndOneSumsOnlyWhenTheNetworkGaveTheValue() {
-        let search = SuggestionSearch(template: LacrosseRuleTests.template, today: Self.today)
-        let suggestion = Suggestion(probability: 0.01, relativeToRead: 0.1, changes: [
-            .init(field: "q2.saves", from: .integer(13), to: .integer(7), probability: 0.01),
-            .init(field: "total.shots", from: .integer(51), to: .integer(45), probability: 0.02, demandedByRules: true),
-            .init(field: "q3.clears", from: .integer(4), to: .integer(9), probability: 0.06),
-            .init(field: "q4.clears", from: .integer(11), to: .integer(12), probability: 0.04),
-            .init(field: "total.clears", from: .integer(40), to: .integer(41), probability: 0.3, demandedByRules: true),
-            .init(field: "ot.shots", from: .integer(0), to: .empty, probability: 0.3),
-        ])
-        #expect(search.fillableChanges(suggestion).map(\.field) == ["q2.saves", "total.shots", "q3.clears", "ot.shots"])
-        #expect(search.readByTwoSums("q2.goals") && search.readByTwoSums("total.clears") == false)
-    }
-
-    /// A filled-in number is flagged under the line; its note keeps what the digits read and how sure the
-    /// reader was of them, which the review's search no longer takes for the new value's.
-    @Test func aFilledInNumberKeepsTheDigitsReadingInItsNote() {
-        var reading = FieldReading(value: .integer(13), text: "13", confidence: 97)
-        reading.doubt(becauseOf: "in failing rule q2.balance", line: 70)
-        reading.fillIn(.init(field: "q2.saves", from: .integer(13), to: .integer(18), probability: 0.2), line: 70)
-        #expect(reading.value == .integer(18) && reading.text == "13" && reading.flagged && reading.confidence == 69)
-        #expect(reading.notes.last == "the digits alone read 13 (confidence 97); filled in from the sheet's suggestion: 18")
-        #expect(SumCorroboration.readFromSums(reading))
-        #expect(reading.confidenceBeforeRuleDoubt == 69)
-        var stray = FieldReading(value: .integer(1), text: "1", confidence: 40, flagged: true)
-        stray.fillIn(.init(field: "ot.shots", from: .integer(1), to: .empty, probability: 0.1), line: 70)
-        #expect(stray.value == .empty && stray.confidence == 69)
-        #expect(stray.notes == ["the digits alone read 1 (confidence 40); filled in from the sheet's suggestion: empty"])
-        #expect(stray.filledInFromSuggestion && !reading.notes.dropLast().contains { $0.contains("filled in") })
-        // A value the sums had chosen keeps the digits' reading in its earlier note; the new one says so.
-        var chosen = FieldReading(value: .integer(16), text: "10", confidence: 81, flagged: true,
-                                  notes: ["the digits alone read 10 (confidence 41); the sums make 16 likelier"])
-        chosen.fillIn(.init(field: "q2.saves", from: .integer(16), to: .integer(12), probability: 0.3), line: 70)
-        #expect(chosen.value == .integer(12) && chosen.confidence == 69)
-        #expect(chosen.notes.last == "the sums had chosen 16; filled in from the sheet's suggestion: 12")
-    }
 }
 
 /// A seeded generator (SplitMix64), so a random test reads the same values every run.

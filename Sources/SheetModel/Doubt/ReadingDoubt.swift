@@ -1,0 +1,132 @@
+/// What made a reader unsure of a field, as data. Stages pass it on and the store keeps it (a JSON column);
+/// only `words` turns it into a sentence, for the CLI, the review screen and the report. No code decides
+/// anything from those sentences.
+///
+/// A doubt about what the ink *means* (not which digit it is) is a likelihood term, not a ceiling on the
+/// result: `readAtMost` is the most probability the reader gives the value it read under that doubt, the
+/// rest being "not what was meant" (`SheetPosterior` spreads it over the values the reader did not list).
+public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
+    // The handwriting reader.
+    /// Specks and stray strokes set aside before reading.
+    case strayMarks(count: Int)
+    /// A character-sized mark that reads as no digit: crossed out, scribbled over, unreadable.
+    case unreadableMark
+    /// The number was struck out in the boxes and read from the space beside them.
+    case struckOutCorrection
+    /// A mark much smaller than the sheet's other digits (a tick of the pen reads as a confident 1).
+    case smallMark
+    /// A mark as wide as two digits read as one: two digits touching, or one wide digit.
+    case wideMark
+    /// The value read lies outside the field's range.
+    case outsideRange(value: Int, lower: Int, upper: Int)
+    /// The range, not the ink, chose the value: the digits' first choice lay outside it.
+    case rangeChose(firstChoice: FieldValue, probability: Double, lower: Int, upper: Int)
+    /// The date read lies outside the days games are read in (`GameDateWindow`).
+    case outsideGameDates(date: String, afterToday: Bool, yearsBack: Int)
+    /// The window of game dates, not the ink, chose the date: the ink's first choice lay outside it.
+    case windowChose(firstChoice: FieldValue, probability: Double, afterToday: Bool, yearsBack: Int)
+    /// The digits read make no date written MM DD YY.
+    case notADate(text: String)
+    /// Ink in the boxes, but no digit was read.
+    case noDigits
+
+    // The print reader.
+    case faintMarksInEmptyField
+    case faintCheckmark(inkedPercent: Int)
+    case noTextRead
+    /// Characters nobody writes in a name.
+    case unlikelyCharacters(String)
+    case lineAndBoxesDisagree
+    case digitsInMarkedBoxes(digits: Int, boxes: Int)
+    case notANumber(text: String)
+
+    // Both readers.
+    /// Print Tesseract saw no digit in; the handwriting reader alone read it.
+    case handwritingReaderAlone
+    /// Print Tesseract read, which the handwriting reader read otherwise.
+    case readersDisagree(handwriting: FieldValue)
+    /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`).
+    case uncheckedHandwriting(UncheckedHandwriting)
+
+    // The sheet.
+    /// A rule this number is in does not hold with the values shown.
+    case inFailingRule(String)
+    /// The confidence is under the review line.
+    case underTheLine(Double)
+    /// A note a store kept before doubts were typed, as it was written (the store's migration).
+    case earlierNote(String)
+
+    /// Handwriting whose reading nothing but its own ink supports.
+    public enum UncheckedHandwriting: String, Sendable, Codable {
+        case name, digitString = "digit_string", date, count
+    }
+
+    /// The most probability the reader gives the value it read under this doubt; nil when the doubt says
+    /// nothing of the value's meaning (the network's probabilities already say which digit it is).
+    /// Measured on hand-filled sheets when each doubt was found (docs/decisions.md, "Reading handwriting").
+    public var readAtMost: Double? {
+        switch self {
+        case .unreadableMark, .outsideRange, .rangeChose, .outsideGameDates, .windowChose: 0.4
+        case .digitsInMarkedBoxes: 0.25
+        case .smallMark, .lineAndBoxesDisagree, .handwritingReaderAlone, .readersDisagree, .unlikelyCharacters: 0.5
+        case .struckOutCorrection, .faintMarksInEmptyField: 0.6
+        case .notADate, .noDigits, .noTextRead, .notANumber: 0.2
+        case .strayMarks, .wideMark, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
+        }
+    }
+
+    /// The doubt in a sentence, for people.
+    public var words: String {
+        switch self {
+        case .strayMarks(let n): "\(n) stray mark\(n == 1 ? "" : "s") ignored"
+        case .unreadableMark: "a crossed-out or unreadable mark among the digits"
+        case .struckOutCorrection: "struck out in the boxes; read the number written beside them"
+        case .smallMark: "a mark much smaller than the sheet's other digits"
+        case .wideMark: "a mark as wide as two digits read as one"
+        case .outsideRange(let value, let lower, let upper): "\(value) is outside \(lower)–\(upper)"
+        case .rangeChose(let first, let p, let lower, let upper):
+            "\(Self.firstChoice(first, p)) is outside \(lower)–\(upper)"
+        case .outsideGameDates(let date, let after, let years): "\(date) \(Self.window(after, years))"
+        case .windowChose(let first, let p, let after, let years): "\(Self.firstChoice(first, p)) \(Self.window(after, years))"
+        case .notADate(let text): "'\(text)' is not a date written MM DD YY"
+        case .noDigits: "ink in the boxes, but no digit was read"
+        case .faintMarksInEmptyField: "faint marks in an empty-looking field"
+        case .faintCheckmark(let percent): "faint mark: \(percent)% of the box inked"
+        case .noTextRead: "ink in the field, but no text was read"
+        case .unlikelyCharacters(let s): "'\(s)' is not written in names"
+        case .lineAndBoxesDisagree: "the line and the single boxes read differently"
+        case .digitsInMarkedBoxes(let digits, let boxes):
+            "read \(digits) digit\(digits == 1 ? "" : "s") in \(boxes) marked box\(boxes == 1 ? "" : "es")"
+        case .notANumber(let text): "'\(text)' is not a number"
+        case .handwritingReaderAlone: "read by the handwriting reader alone"
+        case .readersDisagree(let value): "the handwriting reader read \(value)"
+        case .uncheckedHandwriting(let kind):
+            switch kind {
+            case .name: "handwriting Tesseract read under 95% sure is right about 4 times in 5"
+            case .digitString: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10"
+            case .date: "a handwritten date under 80% sure is right about 19 times in 20"
+            case .count: "a handwritten count no rule checks, read under 95% sure"
+            }
+        case .inFailingRule(let rule): "in failing rule \(rule)"
+        case .underTheLine(let line): "under the review line \(Int(line))"
+        case .earlierNote(let note): note
+        }
+    }
+
+    private static func firstChoice(_ value: FieldValue, _ p: Double) -> String {
+        "\(value), the digits' first choice (confidence \(Int((100 * p).rounded()))),"
+    }
+
+    private static func window(_ afterToday: Bool, _ yearsBack: Int) -> String {
+        afterToday ? "is after the day of the scan" : "is more than \(yearsBack) years before the day of the scan"
+    }
+}
+
+extension FieldReading {
+    /// Records a doubt, and takes from the value read the probability the doubt says it does not keep
+    /// (`ReadingDoubt.readAtMost`).
+    public mutating func doubt(_ doubt: ReadingDoubt) {
+        doubts.append(doubt)
+        if let most = doubt.readAtMost { confidence = min(confidence, 100 * most) }
+    }
+}

@@ -1,0 +1,300 @@
+import Foundation
+
+/// The one model of doubt: how sure the sheet makes each of its numbers, and which to show.
+///
+/// For each group of numbers the template's rules tie together (`SuggestionSearch.groups`):
+///
+///     P(values | ink, rules) ∝ Π_fields P_reader(value | ink) × Π_rules (holds ? 1 : slip)
+///
+/// - P_reader is the reader's: the probabilities it gave the values it listed, the value read at most its
+///   own confidence (a `ReadingDoubt` takes mass from it), and never more than 1 − `silentMisread` for them
+///   all (a reader is sometimes sure of a misread). What it left unlisted goes to other values: a value one
+///   misread from the one read (a digit changed, lost or added) gets `nearShare` of it, any other `farShare`.
+/// - slip is the chance that the paper itself breaks a rule: a stat keeper's slip of the pen.
+///
+/// The assignments of the values the reader listed are visited likeliest first (`budget` of them), then the
+/// likeliest that break a rule are each mended by one value the reader did not list (what a sum demands of
+/// one of its numbers).
+/// The mass not visited is counted as the visited mass is, with one more rule broken. A number's value is
+/// its marginal's argmax, its confidence 100 × that marginal; the suggestion is the likeliest assignment
+/// under which every rule holds.
+public struct SheetPosterior {
+    public let search: SuggestionSearch
+    /// The chance the paper breaks a rule: 1 sum in 200.
+    public var slip = 0.005
+    /// The least probability a reader leaves to values it did not list.
+    public var silentMisread = 0.002
+    /// The share of the unlisted mass a value one misread from the value read gets.
+    public var nearShare = 0.1
+    /// The share any other unlisted value gets.
+    public var farShare = 0.001
+    /// Assignments visited best-first per group.
+    public var budget = 2_000
+    /// The likeliest broken assignments mended by one unlisted value each.
+    public var mended = 40
+    /// Assignments less probable than this times the likeliest are not visited: even with every rule
+    /// holding they would weigh less than a reading breaking two rules.
+    public var floor = 1e-7
+    /// A repair less probable than this times the readings as read is not offered as a suggestion.
+    public var plausibility = 1e-4
+
+    public init(search: SuggestionSearch) {
+        self.search = search
+    }
+
+    /// The readings weighed under the rules, and the suggestion.
+    public struct Weighed {
+        public var readings: [(id: String, reading: FieldReading)]
+        public var outcome: SuggestionOutcome
+    }
+
+    public func weigh(_ readings: [(id: String, reading: FieldReading)]) -> Weighed {
+        var weighed = readings
+        let index = Dictionary(uniqueKeysWithValues: readings.enumerated().map { ($1.id, $0) })
+        let values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
+        var repairs: [Suggestion] = []
+        var beyondRepair: [String] = []
+        var brokenGroups = 0
+        for rules in search.groups {
+            let variables = rules.fields.sorted().filter { id in
+                index[id] != nil && search.kind(of: id)?.isWrittenInDigits == true
+            }
+            let varying = rules.filter { !$0.fields.isDisjoint(with: variables) }
+            guard !variables.isEmpty, !varying.isEmpty else {
+                if !search.holds(values, rules) { brokenGroups += 1 }
+                continue
+            }
+            let group = Group(posterior: self, ids: variables, beliefs: variables.map { belief(readings[index[$0]!].reading) },
+                              rules: varying, values: values)
+            var shown = variables.indices.map { group.shown($0) }
+            // A number of a rule the values shown break is only as sure as that rule's numbers together: one
+            // of them is not what the paper says, or the paper slipped.
+            var shownValues = values
+            for (k, id) in variables.enumerated() { shownValues[id] = shown[k].value }
+            for rule in varying where !search.holds(shownValues, [rule]) {
+                let ks = variables.indices.filter { rule.fields.contains(variables[$0]) }
+                let together = group.joint(ks, ks.map { shown[$0].value })
+                for k in ks { shown[k].probability = min(shown[k].probability, together) }
+            }
+            for (k, id) in variables.enumerated() {
+                weighed[index[id]!].reading = group.weighed(readings[index[id]!].reading, as: shown[k].value, probability: shown[k].probability)
+            }
+            guard group.asReadBroken else { continue }
+            brokenGroups += 1
+            if let repair = group.suggestion, repair.relativeToRead >= plausibility {
+                repairs.append(repair)
+            } else {
+                beyondRepair += varying.filter { !search.holds(values, [$0]) }.map(\.name)
+            }
+        }
+        let outcome: SuggestionOutcome
+        if brokenGroups == 0 { outcome = .consistent }
+        else if repairs.isEmpty { outcome = beyondRepair.isEmpty ? .noAlternatives : .inconsistent }
+        else {
+            let merged = Suggestion(probability: repairs.reduce(1) { $0 * $1.probability },
+                                    relativeToRead: repairs.reduce(1) { $0 * $1.relativeToRead },
+                                    changes: repairs.flatMap(\.changes))
+            outcome = beyondRepair.isEmpty ? .suggestion(merged) : .partial(merged, beyondRepair: beyondRepair)
+        }
+        return Weighed(readings: weighed, outcome: outcome)
+    }
+
+    /// P_reader for one number: its listed values, most probable first, and the mass left to the others.
+    struct Belief {
+        let read: FieldValue
+        let options: [Alternative]
+        let unlisted: Double
+    }
+
+    func belief(_ reading: FieldReading) -> Belief {
+        let own = max(reading.confidence / 100, 1e-6)
+        var options = reading.alternatives.isEmpty ? [Alternative(value: reading.value, probability: own)] : reading.alternatives
+        if let i = options.firstIndex(where: { $0.value == reading.value }) {
+            options[i] = Alternative(value: reading.value, probability: min(options[i].probability, own))
+        } else {
+            options.append(Alternative(value: reading.value, probability: own))
+        }
+        let listed = options.reduce(0) { $0 + $1.probability }
+        let scale = listed > 1 - silentMisread ? (1 - silentMisread) / listed : 1
+        // Swift's sort is stable: equally probable values keep the reader's order.
+        options = options.map { Alternative(value: $0.value, probability: max($0.probability * scale, 1e-9)) }
+            .sorted { $0.probability > $1.probability }
+        return Belief(read: reading.value, options: options, unlisted: max(0, 1 - listed * scale))
+    }
+
+    /// P_reader of a value the reader did not list.
+    func unlistedProbability(_ value: FieldValue, _ belief: Belief) -> Double {
+        let near = SuggestionSearch.asWritten(value).contains { SuggestionSearch.oneMisreadApart(written: $0, read: belief.read) }
+        return belief.unlisted * (near ? nearShare : farShare)
+    }
+
+    /// One group's assignments, visited and mended, with their weights.
+    struct Group {
+        let ids: [String]
+        let beliefs: [Belief]
+        /// Per variable: value → posterior mass (unnormalised).
+        private(set) var mass: [[FieldValue: Double]]
+        private(set) var total = 0.0
+        /// Every assignment seen, with its weight.
+        private var weighedAssignments: [(changed: [Int: FieldValue], weight: Double)] = []
+        /// Per variable: the mass of the values the reader did not list, over that of those it did, each
+        /// weighed by what the rules make of them: an unlisted value breaks a sum the number is in (slip),
+        /// and holds a rule that only bounds it.
+        private var unlistedRatio: [Double] = []
+        let asReadBroken: Bool
+        private(set) var suggestion: Suggestion?
+
+        init(posterior: SheetPosterior, ids: [String], beliefs: [Belief], rules: [CheckedRule], values: [String: FieldValue]) {
+            self.ids = ids
+            self.beliefs = beliefs
+            mass = Array(repeating: [:], count: ids.count)
+            let search = posterior.search
+            let n = ids.count
+            let rulesOf: [[Int]] = ids.map { id in rules.indices.filter { rules[$0].fields.contains(id) } }
+            let baseBroken = rules.map { !search.holds(values, [$0]) }
+            asReadBroken = baseBroken.contains(true)
+            let asRead = beliefs.map { b in b.options.firstIndex { $0.value == b.read } ?? 0 }
+
+            /// An assignment: the variables that differ from the values as read, and their values.
+            struct Assignment { var changed: [Int: FieldValue]; var prior: Double; var broken: Int }
+            /// The rules broken by the values as read with `changed` applied.
+            func brokenRules(_ changed: [Int: FieldValue]) -> [Bool] {
+                guard !changed.isEmpty else { return baseBroken }
+                var trial = values
+                for (k, v) in changed { trial[ids[k]] = v }
+                var touched = Set<Int>()
+                for k in changed.keys { touched.formUnion(rulesOf[k]) }
+                return rules.indices.map { touched.contains($0) ? !search.holds(trial, [rules[$0]]) : baseBroken[$0] }
+            }
+            func broken(_ changed: [Int: FieldValue]) -> Int { brokenRules(changed).filter { $0 }.count }
+
+            // Over the product of the listed values, likeliest first by the weight a choice could at best
+            // reach: its prior, with the rules its parent broke, less those its raised number is in (a change
+            // there may mend them). Each choice has one parent (its last raised position lowered by one), so
+            // successors raise positions from the last raised one on: every choice is visited at most once
+            // without remembering which were seen.
+            var visited: [Assignment] = []
+            var visitedPrior = 0.0
+            let top = beliefs.reduce(1.0) { $0 * $1.options[0].probability }
+            var steps: [(parent: Int, position: Int, prior: Double)] = [(-1, -1, top)]
+            var heap = Heap<(key: Double, step: Int, last: Int)> { $0.key > $1.key }
+            heap.push((top, 0, 0))
+            var choice = [Int](repeating: 0, count: n)
+            while visited.count < posterior.budget, let (_, step, last) = heap.pop() {
+                let p = steps[step].prior
+                for i in choice.indices { choice[i] = 0 }
+                var s = step
+                while s > 0 { choice[steps[s].position] += 1; s = steps[s].parent }
+                var changed: [Int: FieldValue] = [:]
+                for k in 0..<n where choice[k] != asRead[k] { changed[k] = beliefs[k].options[choice[k]].value }
+                let brokenHere = brokenRules(changed)
+                let count = brokenHere.filter { $0 }.count
+                visited.append(Assignment(changed: changed, prior: p, broken: count))
+                visitedPrior += p
+                for i in last..<n where choice[i] + 1 < beliefs[i].options.count {
+                    let raised = p / beliefs[i].options[choice[i]].probability * beliefs[i].options[choice[i] + 1].probability
+                    guard raised >= top * posterior.floor else { continue }
+                    let mendable = rulesOf[i].filter { brokenHere[$0] }.count
+                    steps.append((step, i, raised))
+                    heap.push((raised * pow(posterior.slip, Double(count - mendable)), steps.count - 1, i))
+                }
+            }
+
+            // The likeliest broken assignments, each mended by one value the reader did not list: the value
+            // a broken sum demands of one of its numbers, the others as the assignment has them.
+            func weight(_ a: Assignment) -> Double { a.prior * pow(posterior.slip, Double(a.broken)) }
+            var mendedAssignments: [Assignment] = []
+            var seen = Set<[Int: FieldValue]>(visited.map(\.changed))
+            for a in visited.filter({ $0.broken > 0 }).sorted(by: { weight($0) > weight($1) }).prefix(posterior.mended) {
+                var trial = values
+                for (k, v) in a.changed { trial[ids[k]] = v }
+                for rule in rules where rule.isSum && !search.holds(trial, [rule]) {
+                    for k in 0..<n where rule.fields.contains(ids[k]) && search.isCount(ids[k]) {
+                        guard let wanted = search.wantedValue(ids[k], in: rule, values: trial, within: 0...999),
+                              !beliefs[k].options.contains(where: { $0.value == wanted }) else { continue }
+                        var changed = a.changed
+                        changed[k] = wanted == beliefs[k].read ? nil : wanted
+                        guard !seen.contains(changed) else { continue }
+                        seen.insert(changed)
+                        let current = a.changed[k].flatMap { v in beliefs[k].options.first { $0.value == v }?.probability }
+                            ?? beliefs[k].options[asRead[k]].probability
+                        let prior = a.prior / current * posterior.unlistedProbability(wanted, beliefs[k])
+                        mendedAssignments.append(Assignment(changed: changed, prior: prior, broken: broken(changed)))
+                    }
+                }
+            }
+
+            let all = visited + mendedAssignments
+            let asReadPrior = beliefs.indices.reduce(1.0) { $0 * beliefs[$1].options[asRead[$1]].probability }
+            unlistedRatio = (0..<n).map { k in
+                let factor = rulesOf[k].contains { rules[$0].isSum } ? posterior.slip : 1
+                return beliefs[k].unlisted * factor / max(1 - beliefs[k].unlisted, 1e-9)
+            }
+            for a in all {
+                let w = weight(a)
+                weighedAssignments.append((a.changed, w))
+                total += w
+                for k in 0..<n { mass[k][a.changed[k] ?? beliefs[k].read, default: 0] += w }
+            }
+            // What was not visited is less probable, by the reader, than what was, and differs from it in
+            // some number that was unlikely: it is counted as the visited assignments are, with one more rule
+            // broken, in proportion to its prior mass. It takes from every value's confidence alike.
+            let seenPrior = visitedPrior + mendedAssignments.reduce(0) { $0 + $1.prior }
+            let unseen = max(0, 1 - seenPrior)
+            if asReadBroken && !all.contains(where: { $0.broken == 0 }) {
+                // No assignment seen mends the group, yet the paper most likely adds up: the story under which
+                // it does lies in what was not visited, and changes some number of a broken rule, which one
+                // the search cannot say. That mass is counted as holding every rule, and given to none of the
+                // values seen of those numbers; the others keep theirs.
+                let suspects = Set(rules.indices.filter { baseBroken[$0] }.flatMap { r in (0..<n).filter { rulesOf[$0].contains(r) } })
+                for k in 0..<n where !suspects.contains(k) {
+                    for (v, m) in mass[k] { mass[k][v] = m + unseen * m / max(total, .leastNonzeroMagnitude) }
+                }
+                total += unseen
+            } else {
+                total += posterior.slip * total * unseen / max(seenPrior, .leastNonzeroMagnitude)
+            }
+            if asReadBroken, let best = all.filter({ $0.broken == 0 }).max(by: { $0.prior < $1.prior }) {
+                let changes = best.changed.keys.sorted().map { k -> Suggestion.Change in
+                    let to = best.changed[k]!
+                    let listed = beliefs[k].options.first { $0.value == to }
+                    return Suggestion.Change(field: ids[k], from: beliefs[k].read, to: to,
+                                             probability: listed?.probability ?? posterior.unlistedProbability(to, beliefs[k]),
+                                             demandedByRules: listed == nil ? true : nil)
+                }
+                suggestion = Suggestion(probability: best.prior, relativeToRead: best.prior / max(asReadPrior, .leastNonzeroMagnitude),
+                                        changes: changes)
+            }
+        }
+
+        /// The value of largest posterior of variable `k`, and that posterior; on a tie, the value read.
+        func shown(_ k: Int) -> (value: FieldValue, probability: Double) {
+            guard total > 0 else { return (beliefs[k].read, 0) }
+            var (value, m) = (beliefs[k].read, mass[k][beliefs[k].read] ?? 0)
+            for (v, vm) in mass[k] where vm > m { (value, m) = (v, vm) }
+            return (value, min(1, m / total / (1 + unlistedRatio[k])))
+        }
+
+        /// The probability that variables `ks` all hold `values`.
+        func joint(_ ks: [Int], _ values: [FieldValue]) -> Double {
+            guard total > 0 else { return 0 }
+            let together = weighedAssignments.filter { a in zip(ks, values).allSatisfy { (a.changed[$0] ?? beliefs[$0].read) == $1 } }
+            return together.reduce(0) { $0 + $1.weight } / total
+        }
+
+        /// The reading of variable `k` shown as `value` with `probability`: the ink's value and confidence
+        /// kept when they differ.
+        func weighed(_ reading: FieldReading, as value: FieldValue, probability: Double) -> FieldReading {
+            guard total > 0 else { return reading }
+            var weighed = reading
+            let confidence = 100 * probability
+            if value != reading.value {
+                weighed.inkValue = reading.value
+                weighed.value = value
+            }
+            if abs(confidence - reading.confidence) >= 0.05 || value != reading.value { weighed.inkConfidence = reading.confidence }
+            weighed.confidence = confidence
+            return weighed
+        }
+    }
+}
