@@ -171,8 +171,8 @@ public final class SheetScanner {
         SheetPosterior(search: SuggestionSearch(template: read.template, rules: read.rules, today: options.today)).weigh(read.fields)
     }
 
-    /// Stage "check": the flags (under the review line, a value that is not the ink's, or a number of a rule
-    /// the values shown break), the rules the ink breaks, and the sheet's status.
+    /// Stage "check": the flags (under the review line, a value that is not the ink's, a number of a rule the
+    /// values shown break, or a doubt only a person settles), the rules the ink breaks, and the sheet's status.
     private func check(_ weighed: SheetPosterior.Weighed, read: Read, file: String, alignment: AlignmentReport) -> SheetResult {
         let line = options.minConfidence
         let inkValues = Dictionary(uniqueKeysWithValues: read.fields.map { ($0.id, $0.reading.value) })
@@ -192,7 +192,7 @@ public final class SheetScanner {
                 if !reading.flagged { reading.doubts.append(.underTheLine(line)) }
                 reading.flagged = true
             }
-            if reading.inkValue != nil { reading.flagged = true }
+            if reading.inkValue != nil || reading.doubts.contains(where: \.needsAPerson) { reading.flagged = true }
             return (field.id, reading)
         }
         let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean

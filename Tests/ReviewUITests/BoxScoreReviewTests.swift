@@ -28,7 +28,7 @@ import Testing
         let fields = template.fields.map { spec -> (id: String, reading: FieldReading) in
             var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id]?.description ?? "", confidence: 96)
             if spec.id == "p03.pts" {
-                reading = FieldReading(value: .integer(1), text: "1", confidence: 38, flagged: true, notes: ["confidence 38 is under 70"])
+                reading = FieldReading(value: .integer(1), text: "1", confidence: 38, flagged: true, doubts: [.underTheLine(70)])
                 reading.alternatives = [Alternative(value: .integer(1), probability: 0.55), Alternative(value: .integer(7), probability: 0.4)]
             }
             return (spec.id, reading)
@@ -37,7 +37,7 @@ import Testing
                                  status: .needsReview, fields: fields, milliseconds: 900)
         result.ruleFailures = RuleCheck(template: template, values: Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })).failures()
         // As scan stores it: the suggestion searched for then.
-        if case .suggestion(let suggestion) = SuggestionSearch(template: template).search(fields) { result.suggestions = [suggestion] }
+        if case .suggestion(let suggestion) = SheetPosterior(search: SuggestionSearch(template: template)).weigh(fields).outcome { result.suggestions = [suggestion] }
         return NewSheet(sha256: String(repeating: "bc", count: 32), path: result.file, scannedAt: Date(timeIntervalSince1970: 1_790_000_000),
                         result: result, fields: template.fields, gameLog: template.gameLog!.draft(from: values))
     }

@@ -37,7 +37,7 @@ import Testing
             var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id]?.description ?? "",
                                        confidence: clearsBeyondRepair && spec.id == "q1.clears" ? 100 : 97)
             if spec.id == "q2.saves" {
-                reading = FieldReading(value: .integer(10), text: "10", confidence: 41, flagged: true, notes: ["in failing rule q2.balance"])
+                reading = FieldReading(value: .integer(10), text: "10", confidence: 41, flagged: true, doubts: [.inFailingRule("q2.balance")])
                 reading.alternatives = [Alternative(value: .integer(10), probability: 0.6), Alternative(value: .integer(16), probability: 0.35)]
             }
             return (spec.id, reading)
@@ -46,7 +46,7 @@ import Testing
         var result = SheetResult(file: "/sheets/misread.png", template: template.id, templateVersion: template.version,
                                  status: .needsReview, fields: fields, milliseconds: 100)
         result.ruleFailures = RuleCheck(template: template, values: Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })).failures()
-        switch SuggestionSearch(template: template).search(fields) {
+        switch SheetPosterior(search: SuggestionSearch(template: template)).weigh(fields).outcome {
         case .suggestion(let suggestion), .partial(let suggestion, _): result.suggestions = [suggestion]
         default: break
         }
@@ -60,14 +60,14 @@ import Testing
         }
     }
 
-    /// The misread sheet as a hand-filled scan stores it: the suggestion (q2.saves 16, a number its row and
-    /// the saves column read) filled in, flagged, so every rule holds on the values.
+    /// The misread sheet as a hand-filled scan stores it: the rules' value (q2.saves 16, a number its row and
+    /// the saves column read) shown in place of the ink's, flagged, so every rule holds on the values.
     static func filledInSheet() -> NewSheet {
         var sheet = misreadSheet()
-        let suggestion = sheet.result.suggestions[0]
-        for change in SuggestionSearch(template: template).fillableChanges(suggestion) {
-            let i = sheet.result.fields.firstIndex { $0.id == change.field }!
-            sheet.result.fields[i].reading.fillIn(change, line: 70)
+        let weighed = SheetPosterior(search: SuggestionSearch(template: template)).weigh(sheet.result.fields)
+        for (i, field) in weighed.readings.enumerated() where field.reading.inkValue != nil {
+            sheet.result.fields[i].reading = field.reading
+            sheet.result.fields[i].reading.flagged = true
         }
         return sheet
     }

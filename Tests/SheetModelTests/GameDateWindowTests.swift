@@ -12,9 +12,9 @@ import Testing
         #expect(window.contains("2026-11-23"), "a day's slack, as the not-future rule gives")
         #expect(!window.contains("2026-11-24"))
         #expect(!window.contains("2026-02-30"), "no such day")
-        #expect(window.outsideReason("2026-08-01") == nil)
-        #expect(window.outsideReason("2016-08-01") == "is more than 2 years before the day of the scan")
-        #expect(window.outsideReason("2029-08-01") == "is after the day of the scan")
+        #expect(window.outsideAfterToday("2026-08-01") == nil)
+        #expect(window.outsideAfterToday("2016-08-01") == false)
+        #expect(window.outsideAfterToday("2029-08-01") == true)
     }
 
     @Test func aDateYearsBackLosesToTheSameDayThisSeasonWhenTheInkHesitates() throws {
@@ -46,6 +46,6 @@ import Testing
         let old = GameDateWindow(today: RuleEvaluator.parseDate("2016-12-01")!)
         let weighed = old.weigh([(.string("2016-08-01"), 0.6), (.string("2026-08-01"), 0.35)])
         #expect(weighed.first?.value == .string("2016-08-01"))
-        #expect(old.outsideReason("2026-08-01") == "is after the day of the scan")
+        #expect(old.outsideAfterToday("2026-08-01") == true)
     }
 }

@@ -17,7 +17,7 @@ import Testing
             file: "a.png", template: "lacrosse-goalie", templateVersion: 1, status: .needsReview,
             alignment: AlignmentReport(quality: 0.98, quarterTurns: 1, scale: 4.17, markRead: true),
             fields: [("q1.shots", FieldReading(value: .integer(12), text: "12", confidence: 96.04)),
-                     ("athlete", FieldReading(value: .string("Jo"), text: "Jo", confidence: 40, flagged: true, notes: ["x"])),
+                     ("athlete", FieldReading(value: .string("Jo"), text: "Jo", confidence: 40, flagged: true, doubts: [.smallMark])),
                      ("date", FieldReading(value: .empty, text: "", confidence: 97))],
             milliseconds: 12.34)
         let encoder = JSONEncoder()

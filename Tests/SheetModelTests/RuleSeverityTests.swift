@@ -56,9 +56,9 @@ import Testing
         // Six fouls read doubtfully, with 5 as the runner-up: an error rule would be "mended" to 5.
         let sixFouls: [(id: String, reading: FieldReading)] = [("a", reading(2)), ("b", reading(3)),
                                                                ("fouls", reading(6, [(6, 0.6), (5, 0.4)]))]
-        #expect(SuggestionSearch(template: template).search(sixFouls) == .consistent)
+        #expect(SheetPosterior(search: SuggestionSearch(template: template)).weigh(sixFouls).outcome == .consistent)
         let asError = try Self.template(severity: "error")
-        guard case .suggestion(let s) = SuggestionSearch(template: asError).search(sixFouls) else {
+        guard case .suggestion(let s) = SheetPosterior(search: SuggestionSearch(template: asError)).weigh(sixFouls).outcome else {
             Issue.record("the same rule as an error is mended"); return
         }
         #expect(s.changes.map(\.to) == [.integer(5)])
@@ -80,7 +80,7 @@ import Testing
                                     Alternative(value: .integer(field.id == "f0" ? 0 : 7), probability: 0.4)]
             return (field.id, reading)
         }
-        guard case .suggestion(let s) = SuggestionSearch(template: template).search(readings) else {
+        guard case .suggestion(let s) = SheetPosterior(search: SuggestionSearch(template: template)).weigh(readings).outcome else {
             Issue.record("expected a suggestion"); return
         }
         #expect(s.changes.map(\.field) == ["f0"])

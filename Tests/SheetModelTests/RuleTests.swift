@@ -124,77 +124,45 @@ import Testing
     }
 }
 
-@Suite struct RuleDoubtTests {
-    /// A number a broken rule flags goes under the review line, whatever the reader thought of its ink,
-    /// and says what it was alone; one already under the line keeps its own confidence, so the likelier
-    /// misread still stands out.
-    @Test func aBrokenRuleFlagsItsNumbersAndPutsTheirConfidenceUnderTheLine() {
-        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97.4)
-        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
-        #expect(sure.flagged && sure.confidence == 69)
-        #expect(sure.notes == ["in failing rule clears.periods-sum", "confidence 69 with the rule broken, 97 alone"])
-
-        var doubtful = FieldReading(value: .integer(1), text: "1", confidence: 41, notes: ["confidence 41 is under 70"])
-        doubtful.doubt(becauseOf: "in failing rule q2.balance", line: 70)
-        #expect(doubtful.flagged && doubtful.confidence == 41)
-        #expect(doubtful.notes == ["confidence 41 is under 70", "in failing rule q2.balance"])
-
-        // A second broken rule adds its name, not a second confidence note; a higher line moves the cap.
-        sure.doubt(becauseOf: "in failing rule q1.balance", line: 70)
-        #expect(sure.confidence == 69 && sure.notes.count == 3)
-        var strict = FieldReading(value: .integer(3), text: "3", confidence: 99)
-        strict.doubt(becauseOf: "in failing rule q1.balance", line: 90)
-        #expect(strict.confidence == 89)
-        var none = FieldReading(value: .integer(3), text: "3", confidence: 99)
-        none.doubt(becauseOf: "in failing rule q1.balance", line: 0)
-        #expect(none.confidence == 0 && none.flagged)
-    }
-
-    /// The review screen's suggestion search weighs the reader's own confidence, which the note keeps.
-    @Test func theConfidenceBeforeARulesDoubtIsRecoveredFromItsNote() {
-        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97.4,
-                                notes: ["confidence 98 with the sums, 97 alone"])
-        #expect(sure.confidenceBeforeRuleDoubt == 97.4, "no rule's doubt: its own confidence")
-        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
-        #expect(sure.confidence == 69 && sure.confidenceBeforeRuleDoubt == 97)
-        var low = FieldReading(value: .integer(1), text: "1", confidence: 41)
-        low.doubt(becauseOf: "in failing rule q2.balance", line: 70)
-        #expect(low.confidenceBeforeRuleDoubt == 41)
-    }
-
-    /// `eval` tells what its flags are made of by each flag's first cause, read from the confidences the
-    /// notes keep: a sure number flagged by a rule is not an unclear digit, and a value the ink did not
-    /// give comes first whatever else is true of it.
-    @Test func aFlagsFirstCauseIsToldFromTheConfidencesItsNotesKeep() {
+@Suite struct FlagCauseTests {
+    /// `eval` and the report tell what a flag is made of from the reading's typed record: a value the ink
+    /// did not give comes first whatever else is true of it; then the ink's own confidence; then the rules'.
+    @Test func aFlagsFirstCauseIsToldFromTheInksOwnValueAndConfidence() {
         #expect(FieldReading(value: .integer(7), text: "7", confidence: 97).flagCause(line: 70) == nil, "not flagged")
 
-        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97)
-        sure.doubt(becauseOf: "in failing rule clears.periods-sum", line: 70)
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 60, flagged: true, doubts: [.inFailingRule("clears.periods-sum")])
+        sure.inkConfidence = 97
         #expect(sure.flagCause(line: 70) == .sureButDoubted)
         #expect(sure.flagCause(line: 98) == .unsureInk, "under a stricter line the ink alone was unsure")
 
-        var unclear = FieldReading(value: .integer(1), text: "1", confidence: 41)
-        unclear.doubt(becauseOf: "in failing rule q2.balance", line: 70)
-        #expect(unclear.flagCause(line: 70) == .unsureInk)
-
-        // The sums raised an unclear 60 to 98, then a rule broke: the ink was unsure all along.
-        var raised = FieldReading(value: .integer(4), text: "4", confidence: 98, notes: ["confidence 98 with the sums, 60 alone"])
-        raised.doubt(becauseOf: "in failing rule q1.balance", line: 70)
+        // The rules raised an unclear 60 to 98, then it was flagged: the ink was unsure all along.
+        var raised = FieldReading(value: .integer(4), text: "4", confidence: 98, flagged: true)
+        raised.inkConfidence = 60
         #expect(raised.flagCause(line: 70) == .unsureInk)
-        // The sums lowered a sure 97 to 55: the sums' doubt, not the ink's.
-        let lowered = FieldReading(value: .integer(4), text: "4", confidence: 55, flagged: true,
-                                   notes: ["confidence 55 with the sums, 97 alone"])
-        #expect(lowered.flagCause(line: 70) == .sureButDoubted)
 
-        var filledIn = FieldReading(value: .integer(7), text: "7", confidence: 99)
-        filledIn.doubt(becauseOf: "in failing rule q3.balance", line: 70)
-        filledIn.fillIn(Suggestion.Change(field: "q3.goals", from: .integer(7), to: .integer(1), probability: 0.3), line: 70)
-        #expect(filledIn.flagCause(line: 70) == .fromSums)
-        let chosen = FieldReading(value: .integer(7), text: "1", confidence: 96, flagged: true,
-                                  notes: ["\(SumCorroboration.readFromSumsNote) 1 (confidence 62); the sums make 7 likelier"])
+        var chosen = FieldReading(value: .integer(7), text: "1", confidence: 96, flagged: true)
+        chosen.inkValue = .integer(1)
+        chosen.inkConfidence = 62
         #expect(chosen.flagCause(line: 70) == .fromSums)
+        #expect(chosen.notes.first == "the digits alone read 1 (confidence 62); the sums make 7 likelier")
 
-        let noted = FieldReading(value: .integer(12), text: "12", confidence: 96, flagged: true, notes: ["a note of the reader's"])
+        let noted = FieldReading(value: .integer(12), text: "12", confidence: 96, flagged: true, doubts: [.wideMark])
         #expect(noted.flagCause(line: 70) == .reader)
+    }
+
+    /// A doubt takes from the value read what it says the value keeps at most, and says so in words.
+    @Test func aDoubtCapsTheValueReadAndIsRenderedOnlyInWords() throws {
+        var reading = FieldReading(value: .integer(4), text: "4", confidence: 97)
+        reading.doubt(.smallMark)
+        #expect(reading.confidence == 50 && reading.doubts == [.smallMark])
+        reading.doubt(.strayMarks(count: 2))
+        #expect(reading.confidence == 50, "stray marks say nothing of the value's meaning")
+        #expect(reading.notes == ["a mark much smaller than the sheet's other digits", "2 stray marks ignored"])
+        let json = try JSONEncoder().encode(reading)
+        let back = try JSONDecoder().decode(FieldReading.self, from: json)
+        #expect(back.doubts == reading.doubts, "typed doubts round-trip; their words are never read back")
+        // Output written before doubts were typed keeps its sentences as they were written.
+        let old = try JSONDecoder().decode(FieldReading.self, from: Data(#"{"value": 3, "text": "3", "confidence": 41, "flagged": true, "notes": ["unsure"]}"#.utf8))
+        #expect(old.doubts == [.earlierNote("unsure")])
     }
 }

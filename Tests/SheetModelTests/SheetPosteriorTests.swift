@@ -41,8 +41,8 @@ import Testing
         // The paper says q2.shots 10 (7 saves + 3 goals); the reader preferred 16.
         let outcome = Self.search(Self.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)])]))
         guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
-        #expect(s.changes == [Suggestion.Change(field: "q2.shots", from: .integer(16), to: .integer(10), probability: 0.40)])
-        #expect(abs(s.relativeToRead - 0.40 / 0.55) < 1e-9)
+        #expect(s.changes.map(\.field) == ["q2.shots"] && s.changes.first?.to == .integer(10))
+        #expect(abs((s.changes.first?.probability ?? 0) - 0.40) < 0.001 && abs(s.relativeToRead - 0.40 / 0.55) < 1e-9)
     }
 
     @Test func picksTheFieldWhoseChangeExplainsEveryRule() throws {
@@ -80,22 +80,27 @@ import Testing
         }
     }
 
-    @Test func refusesToInventAFixThePaperDoesNotHave() {
-        // No alternative of the doubtful saves (7, or 6) makes the sheet add up.
-        #expect(Self.search(Self.slip(doubtful: "q2.saves", [(7, 0.8), (6, 0.2)])) == .inconsistent)
+    @Test func aNumberTwoSumsDisputeIsOfferedWhatTheyWantWhateverItsAlternatives() {
+        // Shots written 11 where 7 + 3 = 10, every number read at 0.9: a misread of a number two sums read,
+        // to a value one digit away, is likelier than a slip of the pen breaking both. Offered, as a long shot.
+        for doubtful in ["q2.saves", "q2.clears"] {
+            guard case .suggestion(let s) = Self.search(Self.slip(doubtful: doubtful, [(7, 0.8), (6, 0.2)])) else {
+                Issue.record("expected a suggestion"); continue
+            }
+            #expect(s.changes.map(\.field) == ["q2.shots"] && s.changes.first?.to == .integer(10) && s.relativeToRead < 0.05)
+        }
     }
 
-    @Test func aSlipWhoseRulesReadNothingThatCouldChangeIsNotSearched() {
-        // Only a clears number, in a column of its own that adds up, was read doubtfully: nothing the
-        // failing rules read could change.
-        #expect(Self.search(Self.slip(doubtful: "q2.clears", [(0, 0.8), (6, 0.2)])) == .noAlternatives)
-    }
-
-    @Test func withoutAlternativesThereIsNothingToSearch() {
+    @Test func aOneSumSlipAmongSureNumbersIsLeftAsWritten() throws {
+        // The clears column written with q2.clears 1 too many, every number read sure: a slip of the pen
+        // breaking one sum is likelier than a sure misread, so nothing is changed and nothing suggested.
+        let clears = try #require(LacrosseRuleTests.game["q2.clears"]?.integerValue)
         var values = LacrosseRuleTests.game
-        values["q2.shots"] = .integer(11)
-        let readings = LacrosseRuleTests.template.fields.map { ($0.id, FieldReading(value: values[$0.id] ?? .empty, text: "", confidence: 90)) }
-        #expect(Self.search(readings) == .noAlternatives)
+        values["q2.clears"] = .integer(clears + 1)
+        let readings = LacrosseRuleTests.template.fields.map { ($0.id, FieldReading(value: values[$0.id] ?? .empty, text: "", confidence: 99.9)) }
+        let weighed = Self.model().weigh(readings)
+        #expect((weighed.outcome.suggestion?.relativeToRead ?? 0) < 1e-3, "at most a long shot is offered")
+        #expect(weighed.readings.allSatisfy { $0.reading.value == values[$0.id] ?? .empty && $0.reading.inkValue == nil })
     }
 
     @Test func repairsADigitTheAlternativesMissed() throws {
@@ -150,7 +155,10 @@ import Testing
             "q4.clears": (.integer(3), [(.integer(3), 0.7), (.integer(5), 0.2)]),
         ]))
         guard case .suggestion(let s) = outcome else { Issue.record("expected a suggestion, got \(outcome)"); return }
-        #expect(Dictionary(uniqueKeysWithValues: s.changes.map { ($0.field, $0.to) }) == ["q2.shots": .integer(10), "q4.clears": LacrosseRuleTests.game["q4.clears"]])
+        // Each group mended on its own: the grid by the value both its sums demand; the clears column by the
+        // likeliest single value it demands, which the reader did not list either.
+        #expect(s.changes.first { $0.field == "q2.shots" }?.to == .integer(10))
+        #expect(s.changes.contains { $0.field.hasSuffix(".clears") } && s.changes.count == 2)
         #expect(s.changes.allSatisfy { $0.demandedByRules == true })
     }
 
@@ -214,7 +222,7 @@ import Testing
         let weighed = Self.weigh(Self.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)])]))
         let shots = try #require(weighed["q2.shots"])
         #expect(shots.value == .integer(10) && shots.inkValue == .integer(16) && shots.inkFirstChoice == .integer(16))
-        #expect(shots.confidence > 95 && shots.confidenceAlone == 55)
+        #expect(shots.confidence > 95 && abs(shots.confidenceAlone - 55) < 1e-9)
         #expect(shots.flagCause(line: 70) == nil, "flags are the check stage's; the model only weighs")
     }
 
@@ -225,13 +233,6 @@ import Testing
         let weighed = Self.weigh(Self.readings(["q2.clears": (.integer(6), [(.integer(6), 0.55), (truth, 0.40)])]))
         #expect(weighed["q2.clears"]?.value == truth)
         #expect(["q1.clears", "q3.clears", "q4.clears", "total.clears"].allSatisfy { (weighed[$0]?.confidence ?? 0) > 95 })
-    }
-
-    @Test func aSheetEveryNumberOfWhichIsSureKeepsItsSlipForAPerson() throws {
-        // The keeper wrote 11 shots where 7 + 3 = 10 and every number was read at 0.9 with nothing else
-        // offered: no value the reader left unlisted is likelier than the slip, so nothing is changed.
-        let weighed = Self.weigh(Self.slip(doubtful: "q2.saves", [(7, 0.8), (6, 0.2)]))
-        #expect(weighed["q2.shots"]?.value == .integer(11) && weighed["q2.shots"]?.inkValue == nil)
     }
 
     @Test func confidenceIsTheMarginalSoItNeverExceedsOne() {

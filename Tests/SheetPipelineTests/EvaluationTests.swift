@@ -42,8 +42,8 @@ import Testing
         let truth = try JSONDecoder().decode(GroundTruth.self, from: Data(#"""
             {"template": "lacrosse-goalie", "fields": {"q2.shots": 10, "q2.saves": 7, "q2.goals": 3}}
             """#.utf8))
-        var sure = FieldReading(value: .integer(7), text: "7", confidence: 97)
-        sure.doubt(becauseOf: "in failing rule q2.balance", line: 70)
+        var sure = FieldReading(value: .integer(7), text: "7", confidence: 60, flagged: true, doubts: [.inFailingRule("q2.balance")])
+        sure.inkConfidence = 97
         let result = SheetResult(file: "sheet.jpg", template: template.id, status: .needsReview, fields: [
             ("q2.shots", FieldReading(value: .integer(70), text: "70", confidence: 60, flagged: true)),
             ("q2.saves", sure),

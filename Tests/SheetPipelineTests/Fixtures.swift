@@ -51,7 +51,7 @@ enum Fixtures {
                 run.misidentified.append("\(name) read as \(result.template ?? "none"), truth \(truth.template)")
             }
             run.report.add(result, truth: truth, template: template)
-            for (id, reading) in result.fields where SumCorroboration.readFromSums(reading) {
+            for (id, reading) in result.fields where reading.inkValue != nil {
                 run.readFromSums.append(("\(name) \(id)", reading.value == truth.fields[id] ?? .empty))
             }
         }

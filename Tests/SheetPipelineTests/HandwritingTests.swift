@@ -128,7 +128,6 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
             // A box left empty holds no ink: as sure as the reader gets, and the network never asked.
             guard reading.value != .empty else {
                 #expect(reading.alternatives.isEmpty && reading.notes.isEmpty && reading.confidence == HandwrittenDigitReader.inklessConfidence)
-                #expect(BrokenRuleFlags.readerSure(of: reading), "\(field.id)")
                 continue
             }
             // Confidence is the probability of the value read, the first alternative.
@@ -174,8 +173,8 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         let dot = try reader.read(empty, try cell(empty, of: page)).reading
         #expect(dot.value == .empty)
         #expect(dot.confidence >= 70)
-        // Not an empty box with no ink in it: a broken sum does not rule it out.
-        #expect(!BrokenRuleFlags.readerSure(of: dot), "\(dot.confidence) \(dot.notes)")
+        // Not an empty box with no ink in it: the reader leaves more to other values than an inkless one.
+        #expect(dot.confidence < HandwrittenDigitReader.inklessConfidence, "\(dot.confidence) \(dot.notes)")
     }
 
     /// A mark as wide as two digits that the network likes better whole (here a 0 drawn half again as
@@ -240,7 +239,7 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
     /// A count no rule checks (a box score's opponent score), read whole from a wide mark, is flagged
     /// however sure the network was of its one digit: "58" written touching may read 5 at 96.
     @Test func aCountNoRuleChecksReadFromAWideMarkIsFlagged() {
-        var wide = FieldReading(value: .integer(5), text: "5", confidence: 96, notes: [HandwrittenDigitReader.wideMarkNote])
+        var wide = FieldReading(value: .integer(5), text: "5", confidence: 96, doubts: [.wideMark])
         SheetFieldReader.handUncheckedCount.apply(to: &wide)
         #expect(wide.flagged && wide.confidence <= 50, "\(wide)")
         var plain = FieldReading(value: .integer(5), text: "5", confidence: 96)
@@ -350,15 +349,15 @@ extension HandwrittenDigitReaderTests {
         // "72" at 0.6 and "12" at 0.38: given that a quarter holds at most 49, 12 is 95% likely. Still the
         // network's first choice was 72, so a person confirms it.
         let read: [(value: FieldValue, probability: Double)] = [(.integer(72), 0.6), (.integer(12), 0.38)]
-        let doubt = try #require(HandwrittenDigitReader.rangeDoubt(.integer(12), confidence: 95, read: read, range: 0...49))
-        #expect(doubt.confidence == 40)
-        #expect(doubt.note == "72, the digits' first choice (confidence 60), is outside 0–49")
+        let doubt = try #require(HandwrittenDigitReader.rangeDoubt(.integer(12), read: read, range: 0...49))
+        #expect(doubt == .rangeChose(firstChoice: .integer(72), probability: 0.6, lower: 0, upper: 49) && doubt.readAtMost == 0.4)
+        #expect(doubt.words == "72, the digits' first choice (confidence 60), is outside 0–49")
         // The ink's own first choice in range: the range has no say.
-        #expect(HandwrittenDigitReader.rangeDoubt(.integer(12), confidence: 95, read: read, range: 0...99) == nil)
+        #expect(HandwrittenDigitReader.rangeDoubt(.integer(12), read: read, range: 0...99) == nil)
         // Nothing listed in range: the value stays as read, doubted.
-        let outside = try #require(HandwrittenDigitReader.rangeDoubt(.integer(72), confidence: 60, read: read, range: 0...9))
-        #expect(outside.confidence == 40)
-        #expect(outside.note == "72 is outside 0–9")
+        let outside = try #require(HandwrittenDigitReader.rangeDoubt(.integer(72), read: read, range: 0...9))
+        #expect(outside.readAtMost == 0.4)
+        #expect(outside.words == "72 is outside 0–9")
     }
 }
 
@@ -366,16 +365,18 @@ extension HandwrittenDigitReaderTests {
     @Test func aDateTheWindowChoseIsFlaggedAndADateOutsideItSaysWhy() throws {
         let window = GameDateWindow(today: Fixtures.scanDay)
         let inked: [(value: FieldValue, probability: Double)] = [(.string("2016-02-04"), 0.586), (.string("2026-02-04"), 0.367)]
-        let chosen = try #require(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), confidence: 51, inked: inked, window: window))
-        #expect(chosen.confidence == 40)
-        #expect(chosen.note == "2016-02-04, the digits' first choice (confidence 59), is more than 2 years before the day of the scan")
-        let kept = try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), confidence: 12, inked: inked, window: window))
+        let chosen = try #require(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), inked: inked, window: window))
+        #expect(chosen.readAtMost == 0.4)
+        #expect(chosen.words == "2016-02-04, the digits' first choice (confidence 59), is more than 2 years before the day of the scan")
+        var kept = FieldReading(value: .string("2016-02-04"), text: "020416", confidence: 12)
+        kept.doubt(try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), inked: inked, window: window)))
         #expect(kept.confidence == 12)
-        #expect(kept.note == "2016-02-04 is more than 2 years before the day of the scan")
+        #expect(kept.notes == ["2016-02-04 is more than 2 years before the day of the scan"])
         // However sure the ink, a date outside the window goes to a person.
-        let sure = try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), confidence: 97, inked: [(.string("2016-02-04"), 0.99)], window: window))
+        var sure = FieldReading(value: .string("2016-02-04"), text: "020416", confidence: 97)
+        sure.doubt(try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), inked: [(.string("2016-02-04"), 0.99)], window: window)))
         #expect(sure.confidence == 40)
-        #expect(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), confidence: 90, inked: inked.reversed(), window: window) == nil)
+        #expect(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), inked: inked.reversed(), window: window) == nil)
     }
 
     @Test func aClearlyWrittenDateIsDoubtedOnlyWhenReadYearsLater() throws {

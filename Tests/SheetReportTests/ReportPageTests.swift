@@ -45,7 +45,8 @@ import Testing
             failures: [FailureRecord(path: hostile, sha256: nil, error: hostile, attempts: 1, firstFailedAt: Self.now, lastFailedAt: Self.now)],
             logs: [GameLogSummary(id: 2, sheetID: 1, role: "goalie", athlete: hostile, date: nil, opponent: hostile, context: nil,
                                   approvedAt: nil, approvedBy: nil, duplicateOf: nil, pendingReason: hostile)],
-            flagged: [FlaggedReading(sheetID: 1, field: hostile, confidence: 10, notes: [hostile])],
+            flagged: [FlaggedReading(sheetID: 1, field: hostile, reading: FieldReading(value: .string(hostile), text: hostile, confidence: 10, flagged: true,
+                                                                                      doubts: [.earlierNote(hostile)]))],
             corrections: [Correction(id: 1, sheetID: 1, field: hostile, original: FieldReading(value: .string(hostile), text: hostile, confidence: 3),
                                      newValue: .string(hostile), reviewer: hostile, at: Self.now, note: hostile)]))
         #expect(!html.contains(hostile), "the raw text reached the page")
@@ -170,15 +171,20 @@ import Testing
         let state = StoreState(Self.data([], sheets: [Self.sheet(1, path: "/a.jpg", status: .clean), Self.sheet(2, path: "/b.jpg", status: .needsReview)],
                                           logs: [GameLogSummary(id: 5, sheetID: 2, role: "goalie", athlete: nil, date: nil, opponent: nil, context: nil,
                                                                 approvedAt: nil, approvedBy: nil, duplicateOf: nil, pendingReason: "the sheet needs review")],
-                                          flagged: [FlaggedReading(sheetID: 2, field: "a", confidence: 12, notes: ["faint mark: 3%"]),
-                                                    FlaggedReading(sheetID: 2, field: "b", confidence: 40, notes: []),
-                                                    FlaggedReading(sheetID: 2, field: "c", confidence: 69, notes: ["confidence 69 with the rule broken, 97 alone"])],
+                                          flagged: [Self.flagged("a", 12, [.faintCheckmark(inkedPercent: 3)]), Self.flagged("b", 40),
+                                                    Self.flagged("c", 69, [.inFailingRule("q2.balance")], alone: 97)],
                                           corrections: corrections))
         #expect((state.sheets, state.clean, state.needsReview, state.waiting.count) == (2, 1, 1, 1))
         // Counted by the readings' own causes, as eval counts them: two unsure on their own, one sure until a rule broke.
         #expect(state.flagCauses.map(\.cause) == [FieldReading.FlagCause.unsureInk.label, FieldReading.FlagCause.sureButDoubted.label])
         #expect(state.flagCauses.map(\.fields) == [2, 1])
         #expect(state.valuesChanged == 1, "two live corrections of one field, and one undone")
+    }
+
+    static func flagged(_ field: String, _ confidence: Double, _ doubts: [ReadingDoubt] = [], alone: Double? = nil) -> FlaggedReading {
+        var reading = FieldReading(value: .integer(1), text: "1", confidence: confidence, flagged: true, doubts: doubts)
+        reading.inkConfidence = alone
+        return FlaggedReading(sheetID: 2, field: field, reading: reading)
     }
 
     @Test(arguments: [(100.0, 5, [0.0, 25, 50, 75, 100]), (7, 5, [0, 2, 4, 6, 8]), (0, 3, [0, 1]), (13, 3, [0, 10, 20])])

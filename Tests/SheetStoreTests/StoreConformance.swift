@@ -68,7 +68,10 @@ enum StoreConformance {
             var reading = FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id].map { "\($0)" } ?? "", confidence: 95)
             if spec.id == "q2.saves" {
                 reading.alternatives = [Alternative(value: .integer(16), probability: 0.9), Alternative(value: .integer(10), probability: 0.05)]
-                if status == .needsReview { reading.flagged = true; reading.confidence = 41; reading.notes = ["unsure"] }
+                if status == .needsReview {
+                    reading.flagged = true; reading.confidence = 41; reading.doubts = [.smallMark, .inFailingRule("q2.balance")]
+                    reading.inkValue = .integer(10); reading.inkConfidence = 5
+                }
             }
             return (id: spec.id, reading: reading)
         }
@@ -262,8 +265,11 @@ enum StoreConformance {
         let c = sheetID(try await store.record(sheet(hash: "c", opponent: "Oak Hill", status: .needsReview), policy: ApprovalPolicy(),
                                                replace: false))
         let flagged = try await store.flaggedReadings()
-        #expect(flagged == [FlaggedReading(sheetID: a, field: "q2.saves", confidence: 41, notes: ["unsure"]),
-                            FlaggedReading(sheetID: c, field: "q2.saves", confidence: 41, notes: ["unsure"])])
+        #expect(flagged.map(\.sheetID) == [a, c] && flagged.allSatisfy { $0.field == "q2.saves" })
+        // Doubts and the ink's own value come back typed, as stored.
+        #expect(flagged.allSatisfy { $0.reading.confidence == 41 && $0.reading.doubts == [.smallMark, .inFailingRule("q2.balance")] })
+        #expect(flagged.allSatisfy { $0.reading.inkValue == .integer(10) && $0.reading.inkConfidence == 5 })
+        #expect(flagged.allSatisfy { $0.reading.flagCause(line: 70) == .fromSums })
         let at = Date(timeIntervalSince1970: 1_790_000_700)
         _ = try await store.addCorrection(NewCorrection(sheetID: c, field: "q2.saves", newValue: .integer(10), reviewer: "ann", at: at))
         _ = try await store.addCorrection(NewCorrection(sheetID: a, field: "q1.shots", newValue: .integer(8), reviewer: "bob", at: at))

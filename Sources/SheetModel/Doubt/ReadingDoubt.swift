@@ -75,6 +75,17 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         }
     }
 
+    /// True for a doubt that sends the reading to a person however well the sheet's rules agree with it: a
+    /// number struck out and written again, or a mark crossed out among its digits, is where a misread
+    /// hides behind a sum that adds up (a crossed-out 3 whose correction the sums confirmed was wrong, on
+    /// 377 hand-filled sheets).
+    public var needsAPerson: Bool {
+        switch self {
+        case .struckOutCorrection, .unreadableMark: true
+        default: false
+        }
+    }
+
     /// The doubt in a sentence, for people.
     public var words: String {
         switch self {

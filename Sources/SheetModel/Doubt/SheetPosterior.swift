@@ -28,10 +28,12 @@ public struct SheetPosterior {
     public var nearShare = 0.1
     /// The share any other unlisted value gets.
     public var farShare = 0.001
-    /// Assignments visited best-first per group.
+    /// Assignments visited likeliest first per group, and the likeliest broken ones mended by one unlisted
+    /// value each. A box score's group holds some ninety numbers whose sums each read a dozen: there each
+    /// visit costs ten times more, and `largeGroup` of each keep a sheet near its time before the model.
     public var budget = 2_000
-    /// The likeliest broken assignments mended by one unlisted value each.
     public var mended = 40
+    public var largeGroup = (numbers: 40, budget: 1_000, mended: 20)
     /// Assignments less probable than this times the likeliest are not visited: even with every rule
     /// holding they would weigh less than a reading breaking two rules.
     public var floor = 1e-7
@@ -56,9 +58,9 @@ public struct SheetPosterior {
         var beyondRepair: [String] = []
         var brokenGroups = 0
         for rules in search.groups {
-            let variables = rules.fields.sorted().filter { id in
-                index[id] != nil && search.kind(of: id)?.isWrittenInDigits == true
-            }
+            // Counts: the numbers the sums weigh. A date's rules bound it (not after the day of the scan); its
+            // doubt is the reader's and the window's (`GameDateWindow`).
+            let variables = rules.fields.sorted().filter { id in index[id] != nil && search.isCount(id) }
             let varying = rules.filter { !$0.fields.isDisjoint(with: variables) }
             guard !variables.isEmpty, !varying.isEmpty else {
                 if !search.holds(values, rules) { brokenGroups += 1 }
@@ -71,18 +73,31 @@ public struct SheetPosterior {
             // of them is not what the paper says, or the paper slipped.
             var shownValues = values
             for (k, id) in variables.enumerated() { shownValues[id] = shown[k].value }
+            var asWritten = shownValues
+            for (k, id) in variables.enumerated() where shown[k].value == .integer(0) && shown[k].value != values[id] { asWritten[id] = .empty }
             for rule in varying where !search.holds(shownValues, [rule]) {
                 let ks = variables.indices.filter { rule.fields.contains(variables[$0]) }
                 let together = group.joint(ks, ks.map { shown[$0].value })
                 for k in ks { shown[k].probability = min(shown[k].probability, together) }
             }
             for (k, id) in variables.enumerated() {
-                weighed[index[id]!].reading = group.weighed(readings[index[id]!].reading, as: shown[k].value, probability: shown[k].probability)
+                // A 0 the rules put in a period nobody played is an empty box, as on paper.
+                let value = shown[k].value == readings[index[id]!].reading.value ? shown[k].value
+                    : search.onPaper(shown[k].value, of: id, values: asWritten)
+                weighed[index[id]!].reading = group.weighed(readings[index[id]!].reading, as: value, probability: shown[k].probability)
             }
             guard group.asReadBroken else { continue }
             brokenGroups += 1
             if let repair = group.suggestion, repair.relativeToRead >= plausibility {
-                repairs.append(repair)
+                // A 0 the repair puts in counts as empty when judging whether its period was played.
+                var repaired = values
+                for change in repair.changes { repaired[change.field] = change.to == .integer(0) ? .empty : change.to }
+                let changes = repair.changes.compactMap { change -> Suggestion.Change? in
+                    let to = search.onPaper(change.to, of: change.field, values: repaired)
+                    return to == change.from ? nil : Suggestion.Change(field: change.field, from: change.from, to: to,
+                                                                       probability: change.probability, demandedByRules: change.demandedByRules)
+                }
+                repairs.append(Suggestion(probability: repair.probability, relativeToRead: repair.relativeToRead, changes: changes))
             } else {
                 beyondRepair += varying.filter { !search.holds(values, [$0]) }.map(\.name)
             }
@@ -180,7 +195,9 @@ public struct SheetPosterior {
             var heap = Heap<(key: Double, step: Int, last: Int)> { $0.key > $1.key }
             heap.push((top, 0, 0))
             var choice = [Int](repeating: 0, count: n)
-            while visited.count < posterior.budget, let (_, step, last) = heap.pop() {
+            let large = n > posterior.largeGroup.numbers
+            let budget = large ? posterior.largeGroup.budget : posterior.budget
+            while visited.count < budget, let (_, step, last) = heap.pop() {
                 let p = steps[step].prior
                 for i in choice.indices { choice[i] = 0 }
                 var s = step
@@ -205,7 +222,7 @@ public struct SheetPosterior {
             func weight(_ a: Assignment) -> Double { a.prior * pow(posterior.slip, Double(a.broken)) }
             var mendedAssignments: [Assignment] = []
             var seen = Set<[Int: FieldValue]>(visited.map(\.changed))
-            for a in visited.filter({ $0.broken > 0 }).sorted(by: { weight($0) > weight($1) }).prefix(posterior.mended) {
+            for a in visited.filter({ $0.broken > 0 }).sorted(by: { weight($0) > weight($1) }).prefix(large ? posterior.largeGroup.mended : posterior.mended) {
                 var trial = values
                 for (k, v) in a.changed { trial[ids[k]] = v }
                 for rule in rules where rule.isSum && !search.holds(trial, [rule]) {

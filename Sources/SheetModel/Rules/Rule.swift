@@ -52,12 +52,24 @@ public struct RuleEvaluator {
         self.init(values: values, fields: fields, kinds: Self.kinds(of: fields), today: today)
     }
 
-    /// For callers that evaluate many value sets over one template (the suggestion search).
-    init(values: [String: FieldValue], fields: [FieldSpec], kinds: [String: FieldKind], today: Date) {
+    /// Each field-id pattern's matching ids, in template order, when the caller expanded them already.
+    let expansions: [String: [String]]
+
+    /// For callers that evaluate many value sets over one template (the model of doubt): the kinds, and the
+    /// patterns' expansions (`expansions(of:in:)`), are worked out once, not for every evaluation.
+    init(values: [String: FieldValue], fields: [FieldSpec], kinds: [String: FieldKind], today: Date,
+         expansions: [String: [String]] = [:]) {
         self.values = values
         self.fields = fields
         self.kinds = kinds
         self.today = today
+        self.expansions = expansions
+    }
+
+    /// The ids each pattern among `references` matches, in template order.
+    static func expansions(of references: [String], in fields: [FieldSpec]) -> [String: [String]] {
+        Dictionary(references.filter { $0.contains("*") }.map { pattern in (pattern, fields.map(\.id).filter { matches($0, pattern) }) },
+                   uniquingKeysWith: { first, _ in first })
     }
 
     static func kinds(of fields: [FieldSpec]) -> [String: FieldKind] {
@@ -148,7 +160,7 @@ public struct RuleEvaluator {
         var out: [Expression] = []
         for arg in args {
             if case .field(let pattern) = arg, pattern.contains("*") {
-                let matches = fieldIds.filter { Self.matches($0, pattern) }
+                let matches = expansions[pattern] ?? fieldIds.filter { Self.matches($0, pattern) }
                 guard !matches.isEmpty else { throw RuleEvaluationError(message: "no field matches '\(pattern)'") }
                 out += matches.map(Expression.field)
             } else {

@@ -64,6 +64,8 @@ public struct SuggestionSearch {
     /// The rules in groups that share no field (`groups(of:)`).
     let groups: [[CheckedRule]]
     private let kinds: [String: FieldKind]
+    /// The rules' field-id patterns expanded once (`RuleEvaluator.expansions`).
+    private let expansions: [String: [String]]
 
     public init(template: SheetTemplate, rules: ParsedRules? = nil, today: Date = Date()) {
         self.template = template
@@ -74,6 +76,7 @@ public struct SuggestionSearch {
             .compactMap { rule in rule.expression.map { (name: rule.spec.id, expression: $0) } }.enumerated()
             .map { CheckedRule(id: $0, name: $1.name, expression: $1.expression, fields: Set($1.expression.fieldIDs(in: template.fields))) }
         self.groups = Self.groups(of: self.rules)
+        self.expansions = RuleEvaluator.expansions(of: self.rules.flatMap(\.expression.fieldReferences), in: template.fields)
     }
 
     /// Rules in groups that share no field. The fields are independent, so what the readings of one group
@@ -116,7 +119,7 @@ public struct SuggestionSearch {
 
     /// A value the sums want, as it would be written: empty and 0 count alike in sums, and a 0 in a period
     /// nobody played (`inUnplayedPeriod`) is an empty box.
-    private func onPaper(_ value: FieldValue, of id: String, values: [String: FieldValue]) -> FieldValue {
+    func onPaper(_ value: FieldValue, of id: String, values: [String: FieldValue]) -> FieldValue {
         value == .integer(0) && inUnplayedPeriod(id, values) ? .empty : value
     }
 
@@ -149,7 +152,7 @@ public struct SuggestionSearch {
         func gap(at value: Int?) -> Int? {
             var trial = values
             if let value { trial[id] = .integer(value) }
-            let evaluator = RuleEvaluator(values: trial, fields: template.fields, kinds: kinds, today: today)
+            let evaluator = RuleEvaluator(values: trial, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
             guard case .integer(let l)? = try? evaluator.evaluate(left), case .integer(let r)? = try? evaluator.evaluate(right) else { return nil }
             return l - r
         }
@@ -201,7 +204,7 @@ public struct SuggestionSearch {
     }
 
     func holds(_ values: [String: FieldValue], _ rules: some Sequence<CheckedRule>) -> Bool {
-        let evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today)
+        let evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
         return rules.allSatisfy { (try? evaluator.evaluate($0.expression)) == .boolean(true) }
     }
 }
