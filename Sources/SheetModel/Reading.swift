@@ -194,7 +194,7 @@ public struct SheetResult: Sendable, Equatable {
     /// The template's rules the readings broke as read (before any suggestion was filled in).
     public var ruleFailures: [RuleFailure] = []
     /// Other readings under which every rule holds (at most one today), for a person to accept or not. On
-    /// handwriting, its changes to numbers two sums read are filled in, flagged (`SuggestionSearch.fillableChanges`).
+    /// The posterior shows its value where the rules make it the likeliest, flagged (`SheetPosterior`).
     public var suggestions: [Suggestion] = []
     /// Why there is no suggestion although rules fail, when the search has something to say.
     public var suggestionNote: String?

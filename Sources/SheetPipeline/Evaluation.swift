@@ -127,7 +127,7 @@ public struct EvaluationReport: Sendable, Encodable {
     /// Numeric fields as they would read with each sheet's top suggestion taken, flags as they are: what
     /// a person reviewing a sheet would find right in front of them if the likeliest readings under which
     /// every rule holds were all filled in for them. `scan` fills in only the changes to numbers two sums
-    /// read (`SuggestionSearch.fillableChanges`); this counts the others taken too.
+    /// read (`SheetPosterior`); this counts the others taken too.
     public var withTopSuggestion = Tally()
     /// Per field id, every kind.
     public var perField: [String: Tally] = [:]

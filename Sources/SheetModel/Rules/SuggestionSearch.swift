@@ -3,7 +3,7 @@ import Foundation
 /// A set of other readings under which every rule holds (every rule of the groups it mends, when another
 /// group is beyond repair: `SuggestionOutcome.partial`): drawn from the recognizers' alternatives, or,
 /// for one field, the value the sheet's sums demand when no alternative mends them. Offered to a person;
-/// on handwriting the scan fills some of its values in, flagged (`fillableChanges`).
+/// the values the posterior shows may be its (`SheetPosterior`).
 public struct Suggestion: Sendable, Equatable, Codable {
     public struct Change: Sendable, Equatable, Codable {
         public let field: String

@@ -10,7 +10,7 @@ import SheetModel
 /// The field's confidence is 100 × the probability of the value read; its alternatives are the next
 /// most probable values. The network's probabilities are calibrated (a temperature fitted on held-out
 /// data), so a confidence of 90 is right about nine times in ten. This is the field read alone: the
-/// scanner then weighs it against the sheet's sums (`SumCorroboration`).
+/// scanner then weighs it against the sheet's rules (`SheetPosterior`).
 public final class HandwrittenDigitReader {
     private let network: DigitNetwork
     public var cleaner = HandwritingCleaner()
@@ -101,7 +101,7 @@ public final class HandwrittenDigitReader {
     }
 
     /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
-    /// was never asked about, so it has no alternatives (`BrokenRuleFlags.readerSure`).
+    /// was never asked about, so it has no alternatives.
     static let inklessConfidence = 97.0
 
     /// The number written in the space beside a field whose boxes hold a struck-out mark, or nil when that
@@ -202,7 +202,7 @@ public final class HandwrittenDigitReader {
         } else if field.kind == .count && digitAndTail > 0 {
             // Read whole, where its halves were once read and doubted at 40 (`isDigitAndTail`): a sum still
             // tells one digit from two, but the note keeps such a count from counting as sure when its sum
-            // breaks (`BrokenRuleFlags`), and a count no rule checks is flagged for it
+            // breaks, and a count no rule checks is flagged for it
             // (`SheetFieldReader.HandwritingDoubt`).
             reading.doubt(.wideMark)
         }
@@ -217,7 +217,7 @@ public final class HandwrittenDigitReader {
     /// ink's values before the range) was a number the range rules out. (Left at its probability given the
     /// range, 90 more values on 525 hand-filled sheets passed unflagged, all right; too few to show that
     /// such values are right 999 times in 1,000.) A sum that pins it may still confirm a value the range
-    /// chose, as it confirms any doubtful reading (`SumCorroboration`).
+    /// chose, as it confirms any doubtful reading (`SheetPosterior`).
     static func rangeDoubt(_ value: FieldValue, read: [(value: FieldValue, probability: Double)], range: ClosedRange<Int>) -> ReadingDoubt? {
         if case .integer(let n) = value, !range.contains(n) { return .outsideRange(value: n, lower: range.lowerBound, upper: range.upperBound) }
         guard let first = read.first, case .integer(let m) = first.value, !range.contains(m), first.value != value else { return nil }
