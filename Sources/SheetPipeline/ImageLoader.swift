@@ -84,6 +84,15 @@ public struct ImageLoader: Sendable {
         }
     }
 
+    /// The file at `path` whose contents the caller has already read (with `readFile`, say).
+    public func load(_ path: String, contents: [UInt8]) throws(ImageLoadFailure) -> LoadedImage {
+        do {
+            return try decode(contents)
+        } catch {
+            throw ImageLoadFailure(path: path, error: error)
+        }
+    }
+
     /// Decodes file contents already in memory.
     public func decode(_ bytes: [UInt8]) throws(ImageLoadError) -> LoadedImage {
         guard !bytes.isEmpty else { throw .empty }
@@ -183,7 +192,7 @@ public struct ImageLoader: Sendable {
     ///
     /// The type is checked before the file is opened, and it is opened without blocking: `open` on a
     /// named pipe waits for a writer, which hung a whole scan on one `fifo.jpg`.
-    static func readFile(_ path: String) throws(ImageLoadError) -> [UInt8] {
+    public static func readFile(_ path: String) throws(ImageLoadError) -> [UInt8] {
         var info = stat()
         guard stat(path, &info) == 0 else { throw Self.openFailure(errno) }
         try Self.requireRegular(info)

@@ -70,14 +70,16 @@ public final class SheetScanner {
     public func scan(_ path: String) -> SheetResult { scanSheet(path).result }
 
     /// The result, and (when `options.keepCellImages`) each field's cell as a small PNG.
-    public func scanSheet(_ path: String) -> ScannedSheet {
+    ///
+    /// - Parameter contents: the file's bytes when the caller has read them already (to hash them).
+    public func scanSheet(_ path: String, contents: [UInt8]? = nil) -> ScannedSheet {
         var images: [String: [UInt8]] = [:]
         var writing: Writing?
-        let result = scan(path, cellImages: &images, writing: &writing)
+        let result = scan(path, contents: contents, cellImages: &images, writing: &writing)
         return ScannedSheet(result: result, cellImages: images, writing: writing)
     }
 
-    private func scan(_ path: String, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
+    private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
         let start = DispatchTime.now()
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
 
@@ -91,7 +93,7 @@ public final class SheetScanner {
 
         let loaded: LoadedImage
         do {
-            loaded = try options.loader.load(path)
+            loaded = if let contents { try options.loader.load(path, contents: contents) } else { try options.loader.load(path) }
             stage("load")
         } catch {
             return .failed(file: path, error: error.error.message, milliseconds: elapsed())
