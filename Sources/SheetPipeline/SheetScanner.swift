@@ -75,21 +75,15 @@ public final class SheetScanner {
     public func scanSheet(_ path: String, contents: [UInt8]? = nil) -> ScannedSheet {
         var images: [String: [UInt8]] = [:]
         var writing: Writing?
-        let result = scan(path, contents: contents, cellImages: &images, writing: &writing)
-        return ScannedSheet(result: result, cellImages: images, writing: writing)
+        var clock = StageClock()
+        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, clock: &clock)
+        return ScannedSheet(result: result, cellImages: images, writing: writing, stages: clock.stages)
     }
 
-    private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
-        let start = DispatchTime.now()
-        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
-
-        var stages: [(String, Double)] = []
-        var mark = 0.0
-        func stage(_ name: String) {
-            let now = elapsed()
-            stages.append((name, now - mark))
-            mark = now
-        }
+    private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
+                      clock: inout StageClock) -> SheetResult {
+        func elapsed() -> Double { clock.elapsed }
+        func stage(_ name: String) { clock.mark(name) }
 
         let loaded: LoadedImage
         do {
@@ -118,6 +112,7 @@ public final class SheetScanner {
             let rules = parsedRules[key] ?? ParsedRules(template)
             parsedRules[key] = rules
             let recognized = try recognizer.recognize(cells)
+            stage("read")
             writing = recognized.writing
             let read = zip(template.fields, recognized.readings).map { (id: $0.id, reading: $1) }
             let search = SuggestionSearch(template: template, rules: rules, today: options.today)
@@ -135,8 +130,7 @@ public final class SheetScanner {
                 Self.flagUnderTheLine(&reading, line: options.minConfidence)
                 return (id: field.id, reading: reading)
             }
-            stage("fields")
-            logger.debug("stage times for \(path): \(stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
+            stage("weigh")
             let values = Dictionary(uniqueKeysWithValues: fields.map { ($0.id, $0.reading.value) })
             let failures = RuleCheck(template: template, rules: rules, values: values, today: options.today).failures()
             // The likeliest readings under which every rule holds, for a person to accept or not. The search
@@ -159,6 +153,8 @@ public final class SheetScanner {
             // Clean only when nothing is flagged and every rule holds. A value read from the sums is flagged
             // (SumCorroboration), so a sheet whose numbers the sums chose still goes past a person.
             let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
+            stage("check")
+            logger.debug("stage times for \(path): \(clock.stages.map { "\($0.name) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", "))")
             var result = SheetResult(file: path, template: template.id, templateVersion: template.version, status: status,
                                      alignment: aligned.report, fields: fields)
             // The rules the sheet as read breaks, before any value was filled in: what the ink says.
@@ -211,4 +207,6 @@ public struct ScannedSheet: Sendable {
     /// How its numbers were written, as the recognizer judged; nil when the sheet failed before its
     /// fields were read.
     public var writing: Writing?
+    /// The time each stage took, in order (`bench sheets`).
+    public var stages: [StageTime] = []
 }
