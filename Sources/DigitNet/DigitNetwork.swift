@@ -140,98 +140,70 @@ public final class DigitNetwork: Sendable {
 
     /// The eleven class probabilities for one 28×28 input (row-major, ink 1, paper 0).
     public func probabilities(_ input: [Float]) -> [Float] {
-        probabilities(batch: [input])[0]
-    }
-
-    /// The probabilities for each of several inputs, read together: each layer is one matrix product for
-    /// the whole batch, so the weights are packed and streamed once rather than once per input (a reader
-    /// reads each character at several pen widths). An input's probabilities do not depend on the others.
-    public func probabilities(batch inputs: [[Float]]) -> [[Float]] {
-        let count = inputs.count, pixels = Self.side * Self.side
-        guard count > 0 else { return [] }
-        precondition(inputs.allSatisfy { $0.count == pixels }, "the network reads 28×28 images")
-        passCount.increment(by: count)
-        // Activations are [channel][input][y][x]: for every channel, the inputs' planes side by side, so a
-        // convolution's im2col matrix has one column per output pixel of every input.
-        var x = [Float](), size = Self.side
-        x.reserveCapacity(count * pixels)
-        for input in inputs { x += input }
+        precondition(input.count == Self.side * Self.side, "the network reads 28×28 images")
+        passCount.increment()
+        var x = input, size = Self.side
         for (i, conv) in convs.enumerated() {
-            x = Self.convolve(x, size: size, count: count, conv)
+            x = Self.convolve(x, size: size, conv)
             if i == 1 || i == 3 {
-                x = Self.maxPool(x, planes: conv.outChannels * count, size: size)
+                x = Self.maxPool(x, channels: conv.outChannels, size: size)
                 size /= 2
             }
         }
-        // To [input][channel·y·x], the order the fully connected layer's weights were trained on.
-        let channels = convs.last!.outChannels, plane = size * size
-        var flat = [Float](repeating: 0, count: count * channels * plane)
-        for c in 0..<channels {
-            for b in 0..<count {
-                for p in 0..<plane { flat[(b * channels + c) * plane + p] = x[(c * count + b) * plane + p] }
-            }
-        }
-        var hidden = Self.dense(flat, count: count, fc1)
+        var hidden = Self.dense(x, fc1)
         for i in hidden.indices { hidden[i] = max(0, hidden[i]) }
-        let logits = Self.dense(hidden, count: count, fc2)
-        return (0..<count).map { b in
-            let scaled = logits[(b * Self.classes)..<((b + 1) * Self.classes)].map { $0 / temperature }
-            let top = scaled.max()!
-            let exps = scaled.map { expf($0 - top) }
-            let total = exps.reduce(0, +)
-            return exps.map { $0 / total }
-        }
+        let logits = Self.dense(hidden, fc2)
+        let scaled = logits.map { $0 / temperature }
+        let top = scaled.max()!
+        let exps = scaled.map { expf($0 - top) }
+        let total = exps.reduce(0, +)
+        return exps.map { $0 / total }
     }
 
-    /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix, for
-    /// `count` inputs of `size`×`size` laid out [channel][input][y][x].
-    static func convolve(_ input: [Float], size: Int, count: Int, _ conv: Conv) -> [Float] {
-        let pixels = size * size, columnsPerRow = count * pixels, k = conv.inChannels * 9
-        // Row r = (channel, dy, dx) holds, for every output pixel of every input, the input pixel it sees
-        // there: each image row shifted by dx, copied as one run (the padding stays zero).
-        var columns = [Float](repeating: 0, count: k * columnsPerRow)
+    /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix.
+    static func convolve(_ input: [Float], size: Int, _ conv: Conv) -> [Float] {
+        let pixels = size * size, k = conv.inChannels * 9
+        // Row r = (channel, dy, dx) holds, for every output pixel, the input pixel it sees there: each
+        // image row shifted by dx, copied as one run (the padding stays zero).
+        var columns = [Float](repeating: 0, count: k * pixels)
         input.withUnsafeBufferPointer { src in
             columns.withUnsafeMutableBufferPointer { col in
                 let source = src.baseAddress!, target = col.baseAddress!
                 for c in 0..<conv.inChannels {
                     for dy in -1...1 {
                         for dx in -1...1 {
+                            let row = (c * 9 + (dy + 1) * 3 + (dx + 1)) * pixels
                             let x0 = max(0, -dx), run = size - abs(dx)
-                            for b in 0..<count {
-                                let row = (c * 9 + (dy + 1) * 3 + (dx + 1)) * columnsPerRow + b * pixels
-                                let plane = (c * count + b) * pixels
-                                for y in max(0, -dy)..<min(size, size - dy) {
-                                    (target + row + y * size + x0).update(from: source + plane + (y + dy) * size + x0 + dx, count: run)
-                                }
+                            for y in max(0, -dy)..<min(size, size - dy) {
+                                (target + row + y * size + x0).update(from: source + c * pixels + (y + dy) * size + x0 + dx, count: run)
                             }
                         }
                     }
                 }
             }
         }
-        var output = [Float](repeating: 0, count: conv.outChannels * columnsPerRow)
+        var output = [Float](repeating: 0, count: conv.outChannels * pixels)
         conv.weights.withUnsafeBufferPointer { w in
             columns.withUnsafeBufferPointer { col in
                 output.withUnsafeMutableBufferPointer { out in
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(conv.outChannels), Int32(columnsPerRow), Int32(k),
-                                1, w.baseAddress, Int32(k), col.baseAddress, Int32(columnsPerRow), 0, out.baseAddress, Int32(columnsPerRow))
+                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(conv.outChannels), Int32(pixels), Int32(k),
+                                1, w.baseAddress, Int32(k), col.baseAddress, Int32(pixels), 0, out.baseAddress, Int32(pixels))
                 }
             }
         }
         output.withUnsafeMutableBufferPointer { out in
             for o in 0..<conv.outChannels {
                 let b = conv.bias[o]
-                for p in (o * columnsPerRow)..<((o + 1) * columnsPerRow) { out[p] = max(0, out[p] + b) }
+                for p in (o * pixels)..<((o + 1) * pixels) { out[p] = max(0, out[p] + b) }
             }
         }
         return output
     }
 
-    /// 2×2 max-pooling of `planes` planes of `size`×`size`, one after another.
-    static func maxPool(_ input: [Float], planes: Int, size: Int) -> [Float] {
+    static func maxPool(_ input: [Float], channels: Int, size: Int) -> [Float] {
         let half = size / 2
-        var output = [Float](repeating: 0, count: planes * half * half)
-        for c in 0..<planes {
+        var output = [Float](repeating: 0, count: channels * half * half)
+        for c in 0..<channels {
             for y in 0..<half {
                 for x in 0..<half {
                     let i = c * size * size + 2 * y * size + 2 * x
@@ -242,17 +214,13 @@ public final class DigitNetwork: Sendable {
         return output
     }
 
-    /// `count` rows of inputs [input][layer.inputs] through a fully connected layer: [input][layer.outputs].
-    static func dense(_ input: [Float], count: Int, _ layer: Dense) -> [Float] {
-        var output = [Float](repeating: 0, count: count * layer.outputs)
-        for b in 0..<count {
-            for o in 0..<layer.outputs { output[b * layer.outputs + o] = layer.bias[o] }
-        }
+    static func dense(_ input: [Float], _ layer: Dense) -> [Float] {
+        var output = layer.bias
         layer.weights.withUnsafeBufferPointer { w in
             input.withUnsafeBufferPointer { x in
                 output.withUnsafeMutableBufferPointer { y in
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, Int32(count), Int32(layer.outputs), Int32(layer.inputs),
-                                1, x.baseAddress, Int32(layer.inputs), w.baseAddress, Int32(layer.inputs), 1, y.baseAddress, Int32(layer.outputs))
+                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(layer.outputs), Int32(layer.inputs), 1,
+                                w.baseAddress, Int32(layer.inputs), x.baseAddress, 1, 1, y.baseAddress, 1)
                 }
             }
         }
@@ -267,7 +235,7 @@ private final class PassCount: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     var value: Int { lock.withLock { count } }
-    func increment(by n: Int) { lock.withLock { count += n } }
+    func increment() { lock.withLock { count += 1 } }
 }
 
 public enum DigitNetworkError: Error, Equatable, Sendable, CustomStringConvertible {

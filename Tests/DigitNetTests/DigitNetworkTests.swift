@@ -92,25 +92,6 @@ import Testing
         for (a, b) in zip(fast, plain) { #expect(abs(a - b) < 1e-4, "\(fast) vs \(plain)") }
     }
 
-    /// A batch reads each of its inputs as the plain reference does, whatever else is in it: a layout
-    /// that mixed the inputs' planes would give the first input right and the others wrong.
-    @Test(arguments: widthsUnderTest)
-    func aBatchReadsEachInputAsAlone(widths: DigitNetwork.Widths) throws {
-        let weights = Self.randomWeights(seed: 5, widths: widths)
-        let network = try DigitNetwork(weights: Self.data(weights), temperature: 1.3, widths: widths)
-        var random = Random(state: 99)
-        let inputs = (0..<4).map { _ in (0..<784).map { _ in max(0, random.next() * 2) } }
-        let batch = network.probabilities(batch: inputs)
-        #expect(batch.count == 4)
-        for (input, read) in zip(inputs, batch) {
-            let plain = Self.reference(weights, input, temperature: 1.3, widths: widths)
-            for (a, b) in zip(read, plain) { #expect(abs(a - b) < 1e-4, "\(read) vs \(plain)") }
-            for (a, b) in zip(read, network.probabilities(input)) { #expect(abs(a - b) < 1e-6) }
-        }
-        #expect(network.probabilities(batch: []).isEmpty)
-        #expect(network.passes == 4 + 4)
-    }
-
     /// `bench digits-on-sheets` prices a sheet by the passes the network counts.
     @Test func eachInputReadIsCountedAsAPass() throws {
         let network = try DigitNetwork(weights: Self.data(Self.randomWeights(seed: 2, widths: Self.narrowWidths)), temperature: 1,

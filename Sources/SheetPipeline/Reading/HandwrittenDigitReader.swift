@@ -298,20 +298,15 @@ public final class HandwrittenDigitReader {
         let w = glyph.bounds.width, h = glyph.bounds.height
         let ink = glyph.ink
         let stroke = Self.strokeWidth(ink, width: w, height: h)
-        let inputs = strokeShares.map { share in
+        var sum = [Double](repeating: 0, count: DigitNetwork.classes)
+        for share in strokeShares {
             let radius = Int(((share * Double(max(w, h)) - stroke) / 2).rounded())
             let (thick, width, height) = Self.dilated(ink, width: w, height: h, radius: radius)
-            return DigitNormalizer.normalize(ink: thick, width: width, height: height)
-        }
-        // One batch for all the widths: the network's weights are read once for them.
-        var batch = network.probabilities(batch: inputs.compactMap { $0 })[...]
-        var sum = [Double](repeating: 0, count: DigitNetwork.classes)
-        for input in inputs {
-            guard input != nil, let probabilities = batch.popFirst() else {
+            guard let input = DigitNormalizer.normalize(ink: thick, width: width, height: height) else {
                 sum[DigitNetwork.noneClass] += 1
                 continue
             }
-            for (i, p) in probabilities.enumerated() { sum[i] += Double(p) }
+            for (i, p) in network.probabilities(input).enumerated() { sum[i] += Double(p) }
         }
         return sum.map { $0 / Double(strokeShares.count) }
     }
