@@ -3,7 +3,7 @@ import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
 // SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
-// statsheet → SheetStore → SheetModel, GRDB (the store never sees images or OCR);
+// statsheet → SheetStore → SheetModel, GRDB, swift-crypto (the store never sees images or OCR);
 // statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out);
 // OCRKit → CDecoders (libjpeg, and the decoders' message handlers).
 // SheetModel knows nothing of C; OCRKit knows nothing of sheets.
@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        // Already in the graph through postgres-nio (which resolves 4.x): naming it costs no second build.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         // Tesseract's C API and Leptonica, seen through one shim header.
@@ -61,6 +63,7 @@ let package = Package(
             .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"), .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"), .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            .product(name: "Crypto", package: "swift-crypto"),
         ]),
         // The review screen without the terminal: keys → session (store writes, rules re-run) → state
         // → screen lines. No C, no images' formats: cells arrive as gray pixels from the CLI.

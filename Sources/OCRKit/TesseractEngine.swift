@@ -127,6 +127,7 @@ public final class TesseractEngine {
     /// empty string or nil allows everything); with the LSTM engine it filters rather than guides.
     public func recognize(_ image: Image, region: PixelRect? = nil, segmentation: PageSegmentation,
                           allowedCharacters: String? = nil, dpi: Int = 300) throws(TesseractError) -> Recognition {
+        OpenMPThreads.oneOnThisThread()
         try setVariable("tessedit_char_whitelist", allowedCharacters ?? "")
         TessBaseAPISetPageSegMode(handle, segmentation.mode)
         image.withPix { TessBaseAPISetImage2(handle, $0) }
@@ -178,6 +179,31 @@ extension TesseractEngine {
         } while TessChoiceIteratorNext(choice) != 0
         return result.sorted { $0.confidence > $1.confidence }
     }
+}
+
+/// Tesseract's OpenMP threads make small-cell OCR several times slower (2–6 ms a cell on one thread, 11–80 ms
+/// on several), and statsheet's parallelism is one engine per worker thread. `OMP_THREAD_LIMIT=1` would do,
+/// but libgomp reads it only when it is loaded, before any Swift code runs: setting it meant starting the
+/// process a second time (about 35 ms of CPU, as much as the first start). Instead the thread that runs a
+/// recognition sets its own max-active-levels to 0, which makes every parallel region it starts inactive:
+/// run by that thread alone. The setting belongs to the thread (the ICV of its implicit task, created on
+/// first use), so it is made before each recognition; it is one store.
+///
+/// Looked up at run time rather than linked: a Tesseract built without OpenMP brings no libgomp, and then
+/// there is nothing to limit.
+public enum OpenMPThreads {
+    private typealias Setter = @convention(c) (Int32) -> Void
+    nonisolated(unsafe) private static let setMaxActiveLevels: Setter? = {
+        // A null handle is RTLD_DEFAULT: the libraries the process has loaded (libgomp, through libtesseract).
+        guard let symbol = dlsym(nil, "omp_set_max_active_levels") else { return nil }
+        return unsafeBitCast(symbol, to: Setter.self)
+    }()
+
+    /// Whether Tesseract's OpenMP runtime is loaded, and so limited on each reading thread (`doctor`).
+    public static var limited: Bool { setMaxActiveLevels != nil }
+
+    /// Runs the calling thread's OpenMP parallel regions on the calling thread only.
+    public static func oneOnThisThread() { setMaxActiveLevels?(0) }
 }
 
 /// Lends a NULL-free array of C strings for the duration of `body`.

@@ -70,18 +70,21 @@ public final class SheetScanner {
     public func scan(_ path: String) -> SheetResult { scanSheet(path).result }
 
     /// The result, and (when `options.keepCellImages`) each field's cell as a small PNG.
-    public func scanSheet(_ path: String) -> ScannedSheet {
+    ///
+    /// - Parameter contents: the file's bytes when the caller has read them already (to hash them).
+    public func scanSheet(_ path: String, contents: [UInt8]? = nil) -> ScannedSheet {
         var images: [String: [UInt8]] = [:]
         var writing: Writing?
-        let result = scan(path, cellImages: &images, writing: &writing)
-        return ScannedSheet(result: result, cellImages: images, writing: writing)
+        var clock = StageClock()
+        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, clock: &clock)
+        return ScannedSheet(result: result, cellImages: images, writing: writing, stages: clock.stages)
     }
 
-    private func scan(_ path: String, cellImages: inout [String: [UInt8]], writing: inout Writing?) -> SheetResult {
-        var clock = StageClock()
+    private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
+                      clock: inout StageClock) -> SheetResult {
         let loaded: LoadedImage
         do {
-            loaded = try options.loader.load(path)
+            loaded = if let contents { try options.loader.load(path, contents: contents) } else { try options.loader.load(path) }
             clock.mark("load")
         } catch {
             return .failed(file: path, error: error.error.message, milliseconds: clock.elapsed)
@@ -94,7 +97,7 @@ public final class SheetScanner {
             clock.mark("weigh")
             var result = check(weighed, read: read, file: path, alignment: aligned.fit.report)
             clock.mark("check")
-            logger.debug("stage times for \(path): \(clock.stages.map { "\($0.0) \(Int($0.1.rounded())) ms" }.joined(separator: ", "))")
+            logger.debug("stage times for \(path): \(clock.stages.map { "\($0.name) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", "))")
             if let folder = options.overlayFolder {
                 do {
                     try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned.fit)
@@ -153,7 +156,7 @@ public final class SheetScanner {
         let rules = parsedRules[key] ?? ParsedRules(template)
         parsedRules[key] = rules
         let recognized = try recognizer.recognize(cells)
-        clock.mark("fields")
+        clock.mark("read")
         // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
         // reader's confidence, like a jersey number, and is doubted like one.
         let fields = zip(template.fields, recognized.readings).map { field, reading in
@@ -212,21 +215,6 @@ public final class SheetScanner {
     }
 }
 
-/// Milliseconds per stage of one sheet, for `-v` and `bench`.
-struct StageClock {
-    private let start = DispatchTime.now()
-    private var last = 0.0
-    private(set) var stages: [(String, Double)] = []
-
-    var elapsed: Double { Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e6 }
-
-    mutating func mark(_ stage: String) {
-        let now = elapsed
-        stages.append((stage, now - last))
-        last = now
-    }
-}
-
 /// A sheet as read, with the cell snapshots the review screen shows.
 public struct ScannedSheet: Sendable {
     public var result: SheetResult
@@ -235,4 +223,6 @@ public struct ScannedSheet: Sendable {
     /// How its numbers were written, as the recognizer judged; nil when the sheet failed before its
     /// fields were read.
     public var writing: Writing?
+    /// The time each stage took, in order (`bench sheets`).
+    public var stages: [StageTime] = []
 }

@@ -9,6 +9,9 @@
 //   swift run -c release bench corroborate SCAN.jsonl                 weighing readings against the sums, ms per
 //                                                                     lacrosse sheet of a `statsheet scan --json` output
 //   swift run -c release bench review-redraw                          review screen: keypress to finished screen
+//   swift run -c release bench sheets DIR... [--rounds N] [--writing auto|print|hand]
+//                                                      whole sheets: the median of each stage (read+hash, load,
+//                                                      markers, align, cells, read, weigh, check), wall and CPU
 // digits, suggest and corroborate print medians of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation
@@ -171,7 +174,10 @@ case "corroborate":
     guard let file = arguments.dropFirst().first else { print("usage: bench corroborate scan.jsonl"); exit(64) }
     try benchCorroborate(scanOutput: file)
 case "review-redraw": try await benchReviewRedraw()
+case "sheets":
+    guard arguments.count > 1 else { print("usage: bench sheets DIR... [--rounds N] [--writing auto|print|hand]"); exit(64) }
+    try benchSheets(Array(arguments.dropFirst()))
 default:
-    print("usage: bench digits [weights.bin] | bench digits-on-sheets DIR... | bench suggest [scan.jsonl] | bench corroborate scan.jsonl | bench review-redraw")
+    print("usage: bench digits [weights.bin] | bench digits-on-sheets DIR... | bench suggest [scan.jsonl] | bench corroborate scan.jsonl | bench review-redraw | bench sheets DIR...")
     exit(64)
 }

@@ -62,7 +62,10 @@ final class ScanBatch: Sendable {
                 return
             }
             let path = files[index]
-            let sha = try? SHA256.hex(ofFile: path)
+            // Read once: the same bytes are hashed (the sheet's identity in the store) and decoded. A file
+            // that cannot be read has no digest; the scanner says why it cannot be read.
+            let contents = try? ImageLoader.readFile(path)
+            let sha = contents.map { SheetDigest.hex(of: $0) }
             if let sha, let state = skip[sha] {
                 continuation.yield(.alreadyStored(index, path: path, sha256: sha, state))
             } else {
@@ -75,7 +78,7 @@ final class ScanBatch: Sendable {
                         return
                     }
                 }
-                continuation.yield(.read(index, scanner!.scanSheet(path), sha256: sha))
+                continuation.yield(.read(index, scanner!.scanSheet(path, contents: contents), sha256: sha))
             }
         }
     }

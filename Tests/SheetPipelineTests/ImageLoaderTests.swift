@@ -37,6 +37,23 @@ import Testing
         #expect(Double(gray[24, 20]) < paper * 0.45, "red ink read as \(gray[24, 20])")
     }
 
+    /// The DCT scale keeps at least 1,500 pixels on the long side: the page's writing stays as sharp as
+    /// the fields are read (2.5 px/pt) on a letter page photographed at 136 dpi or more.
+    @Test(arguments: [(1200, 900, 1), (2999, 2000, 1), (3000, 2250, 2), (2250, 5999, 2), (6000, 4500, 4), (4500, 8000, 4), (12000, 5000, 8)])
+    func jpegScaleFromTheHeader(width: Int, height: Int, reduction: Int) {
+        #expect(ImageLoader().jpegReduction(width: width, height: height) == reduction)
+    }
+
+    /// A JPEG 6,000 pixels wide arrives at a quarter of its size, its ink where it was.
+    @Test func largeJPEGDecodesAtAQuarter() throws {
+        let loaded = try ImageLoader().decode(try Self.picture(width: 6000, height: 400).encoded(as: .jpeg))
+        #expect(loaded.reduction == 4)
+        #expect(loaded.image.width == 1500 && loaded.image.height == 100)
+        let gray = try loaded.image.grayBuffer()
+        #expect(gray[100, 10] < 60)      // inside the block (1,500 × 100 source pixels → 375 × 25)
+        #expect(gray[1400, 80] > 200)    // paper
+    }
+
     @Test func missingFile() {
         #expect(throws: ImageLoadFailure(path: "/nonexistent/x.png", error: .missing)) { try ImageLoader().load("/nonexistent/x.png") }
     }

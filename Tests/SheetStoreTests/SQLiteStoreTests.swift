@@ -90,13 +90,23 @@ enum TemporaryStore {
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
     ])
     func sha256MatchesTheStandardVectors(_ input: String, _ digest: String) {
-        #expect(SHA256.hex(Data(input.utf8)) == digest)
+        #expect(SheetDigest.hex(of: Data(input.utf8)) == digest)
     }
 
     /// Lengths around the 55/56/64-byte padding boundaries, against a million 'a's' known digest.
     @Test func sha256OfLongAndBoundaryInputs() {
-        #expect(SHA256.hex(Data(repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-        #expect(SHA256.hex(Data(repeating: 0x61, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
-        #expect(SHA256.hex(Data(repeating: 0x61, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        #expect(SheetDigest.hex(of: Data(repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        #expect(SheetDigest.hex(of: Data(repeating: 0x61, count: 55)) == "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318")
+        #expect(SheetDigest.hex(of: Data(repeating: 0x61, count: 64)) == "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb")
+        // Bytes as the loader holds them: the same digest as Data.
+        #expect(SheetDigest.hex(of: [UInt8](repeating: 0x61, count: 1_000_000)) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// A committed sheet's digest, as `sha256sum` gives it: a store finds a rerun's sheet by this digest,
+    /// so it must not change with the hash's implementation.
+    @Test func digestOfACommittedSheetIsTheOneStoresHold() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let bytes = try Data(contentsOf: root.appendingPathComponent("TestImages/lacrosse-goalie/printed/sheet-001.jpg"))
+        #expect(SheetDigest.hex(of: bytes) == "f29de21ea1c65c2ab4617295999c59737f0d1179af3184bfaba8d42e2b6cfe58")
     }
 }

@@ -143,7 +143,7 @@ import Testing
         let r = try Self.run(["doctor"])
         #expect(r.status == 0, "\(r.stdout)")
         #expect(r.stdout.contains("Tesseract 5"))
-        #expect(r.stdout.contains("OMP_THREAD_LIMIT=1"))
+        #expect(r.stdout.contains("OpenMP: one thread per Tesseract engine"))
         #expect(r.stdout.contains("eng"))
     }
 

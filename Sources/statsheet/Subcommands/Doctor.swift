@@ -25,10 +25,10 @@ struct Doctor: ParsableCommand {
         for format in ["jpeg", "png", "tiff", "webp"] where !report.imageLibraries.lowercased().contains("lib\(format)") {
             problems.append("Leptonica was built without lib\(format): \(format.uppercased()) files cannot be read\n    fix: install Debian's libleptonica-dev, which has all four")
         }
-        if OpenMPLimit.current == "1" {
-            print("OpenMP: OMP_THREAD_LIMIT=1 (Tesseract runs one thread per engine; statsheet sets this itself)")
+        if OpenMPThreads.limited {
+            print("OpenMP: one thread per Tesseract engine (set on each reading thread)")
         } else {
-            print("OpenMP: OMP_THREAD_LIMIT=\(OpenMPLimit.current ?? "unset") — small cells will be read several times slower")
+            print("OpenMP: not loaded (this Tesseract was built without it)")
         }
         do {
             let network = try DigitNetwork.bundled()
