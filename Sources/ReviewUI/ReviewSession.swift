@@ -218,7 +218,7 @@ public final class ReviewSession {
         var model = SheetPosterior(search: SuggestionSearch(template: template, rules: rules))
         model.budget = Self.suggestionBudget
         state.suggestionNote = nil
-        switch model.weigh(readings).outcome {
+        switch model.weigh(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field))).outcome {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
             state.suggestionNote = leftBroken(by: s, values: review.values, template: template, rules: rules)

@@ -37,8 +37,6 @@ public struct SheetPosterior {
     /// Assignments less probable than this times the likeliest are not visited: even with every rule
     /// holding they would weigh less than a reading breaking two rules.
     public var floor = 1e-7
-    /// A repair less probable than this times the readings as read is not offered as a suggestion.
-    public var plausibility = 1e-4
 
     public init(search: SuggestionSearch) {
         self.search = search
@@ -50,7 +48,8 @@ public struct SheetPosterior {
         public var outcome: SuggestionOutcome
     }
 
-    public func weigh(_ readings: [(id: String, reading: FieldReading)]) -> Weighed {
+    /// - Parameter settled: fields whose value a person gave: taken as certain, never weighed or suggested away.
+    public func weigh(_ readings: [(id: String, reading: FieldReading)], settled: Set<String> = []) -> Weighed {
         var weighed = readings
         let index = Dictionary(uniqueKeysWithValues: readings.enumerated().map { ($1.id, $0) })
         let values = Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) })
@@ -60,7 +59,7 @@ public struct SheetPosterior {
         for rules in search.groups {
             // Counts: the numbers the sums weigh. A date's rules bound it (not after the day of the scan); its
             // doubt is the reader's and the window's (`GameDateWindow`).
-            let variables = rules.fields.sorted().filter { id in index[id] != nil && search.isCount(id) }
+            let variables = rules.fields.sorted().filter { id in index[id] != nil && search.isCount(id) && !settled.contains(id) }
             let varying = rules.filter { !$0.fields.isDisjoint(with: variables) }
             guard !variables.isEmpty, !varying.isEmpty else {
                 if !search.holds(values, rules) { brokenGroups += 1 }
@@ -88,7 +87,9 @@ public struct SheetPosterior {
             }
             guard group.asReadBroken else { continue }
             brokenGroups += 1
-            if let repair = group.suggestion, repair.relativeToRead >= plausibility {
+            // A repair is offered when it is likelier than the paper having slipped on every rule it mends.
+            let brokenAsRead = varying.filter { !search.holds(values, [$0]) }.count
+            if let repair = group.suggestion, repair.relativeToRead > pow(slip, Double(brokenAsRead)) {
                 // A 0 the repair puts in counts as empty when judging whether its period was played.
                 var repaired = values
                 for change in repair.changes { repaired[change.field] = change.to == .integer(0) ? .empty : change.to }
