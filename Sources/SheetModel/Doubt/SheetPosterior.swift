@@ -72,35 +72,32 @@ public struct SheetPosterior {
             // of them is not what the paper says, or the paper slipped.
             var shownValues = values
             for (k, id) in variables.enumerated() { shownValues[id] = shown[k].value }
-            var asWritten = shownValues
-            for (k, id) in variables.enumerated() where shown[k].value == .integer(0) && shown[k].value != values[id] { asWritten[id] = .empty }
             for rule in varying where !search.holds(shownValues, [rule]) {
                 let ks = variables.indices.filter { rule.fields.contains(variables[$0]) }
                 let together = group.joint(ks, ks.map { shown[$0].value })
                 for k in ks { shown[k].probability = min(shown[k].probability, together) }
             }
+            // A 0 the rules put in a period nobody played is an empty box, as on paper.
+            let moved = Dictionary(uniqueKeysWithValues: variables.enumerated().filter { shown[$0.offset].value != values[$0.element] }
+                .map { ($0.element, shown[$0.offset].value) })
+            let onPaper = search.onPaper(moved, values: values)
             for (k, id) in variables.enumerated() {
-                // A 0 the rules put in a period nobody played is an empty box, as on paper.
-                let value = shown[k].value == readings[index[id]!].reading.value ? shown[k].value
-                    : search.onPaper(shown[k].value, of: id, values: asWritten)
-                weighed[index[id]!].reading = group.weighed(readings[index[id]!].reading, as: value, probability: shown[k].probability)
+                weighed[index[id]!].reading = group.weighed(readings[index[id]!].reading, as: onPaper[id] ?? shown[k].value,
+                                                            probability: shown[k].probability)
             }
-            guard group.asReadBroken else { continue }
+            guard !group.brokenAsRead.isEmpty else { continue }
             brokenGroups += 1
             // A repair is offered when it is likelier than the paper having slipped on every rule it mends.
-            let brokenAsRead = varying.filter { !search.holds(values, [$0]) }.count
-            if let repair = group.suggestion, repair.relativeToRead > pow(slip, Double(brokenAsRead)) {
-                // A 0 the repair puts in counts as empty when judging whether its period was played.
-                var repaired = values
-                for change in repair.changes { repaired[change.field] = change.to == .integer(0) ? .empty : change.to }
+            if let repair = group.suggestion, repair.relativeToRead > pow(slip, Double(group.brokenAsRead.count)) {
+                let written = search.onPaper(Dictionary(uniqueKeysWithValues: repair.changes.map { ($0.field, $0.to) }), values: values)
                 let changes = repair.changes.compactMap { change -> Suggestion.Change? in
-                    let to = search.onPaper(change.to, of: change.field, values: repaired)
+                    let to = written[change.field] ?? change.to
                     return to == change.from ? nil : Suggestion.Change(field: change.field, from: change.from, to: to,
                                                                        probability: change.probability, demandedByRules: change.demandedByRules)
                 }
                 repairs.append(Suggestion(probability: repair.probability, relativeToRead: repair.relativeToRead, changes: changes))
             } else {
-                beyondRepair += varying.filter { !search.holds(values, [$0]) }.map(\.name)
+                beyondRepair += group.brokenAsRead.map(\.name)
             }
         }
         let outcome: SuggestionOutcome
@@ -157,7 +154,9 @@ public struct SheetPosterior {
         /// weighed by what the rules make of them: an unlisted value breaks a sum the number is in (slip),
         /// and holds a rule that only bounds it.
         private var unlistedRatio: [Double] = []
-        let asReadBroken: Bool
+        /// The group's rules the readings as read break.
+        let brokenAsRead: [CheckedRule]
+        var asReadBroken: Bool { !brokenAsRead.isEmpty }
         private(set) var suggestion: Suggestion?
 
         init(posterior: SheetPosterior, ids: [String], beliefs: [Belief], rules: [CheckedRule], values: [String: FieldValue]) {
@@ -168,7 +167,7 @@ public struct SheetPosterior {
             let n = ids.count
             let rulesOf: [[Int]] = ids.map { id in rules.indices.filter { rules[$0].fields.contains(id) } }
             let baseBroken = rules.map { !search.holds(values, [$0]) }
-            asReadBroken = baseBroken.contains(true)
+            brokenAsRead = rules.indices.filter { baseBroken[$0] }.map { rules[$0] }
             let asRead = beliefs.map { b in b.options.firstIndex { $0.value == b.read } ?? 0 }
 
             /// An assignment: the variables that differ from the values as read, and their values.

@@ -123,10 +123,14 @@ public struct SuggestionSearch {
         value == .integer(0) && inUnplayedPeriod(id, values) ? .empty : value
     }
 
-    /// True when two or more of the template's sums read the field: a change to it is pinned by both.
-    public func readByTwoSums(_ id: String) -> Bool {
-        rules.filter { $0.isSum && $0.fields.contains(id) }.count >= 2
+    /// `changes` to `values`, each as it would be written: a 0 they put in counts as empty when judging
+    /// whether its period was played (two stray marks in one overtime row make no played period).
+    func onPaper(_ changes: [String: FieldValue], values: [String: FieldValue]) -> [String: FieldValue] {
+        var asWritten = values
+        for (id, value) in changes { asWritten[id] = value == .integer(0) ? .empty : value }
+        return changes.reduce(into: [:]) { $0[$1.key] = onPaper($1.value, of: $1.key, values: asWritten) }
     }
+
 
     /// A count's value as it may stand on paper: a 0 and an empty box alike, as in sums.
     static func asWritten(_ value: FieldValue) -> [FieldValue] {
@@ -189,8 +193,6 @@ public struct SuggestionSearch {
             Array(long[..<i] + long[(i + 1)...]) == short
         }
     }
-
-    func kind(of id: String) -> FieldKind? { kinds[id] }
 
     func isCount(_ id: String) -> Bool { kinds[id] == .count }
 
