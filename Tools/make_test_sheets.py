@@ -210,6 +210,30 @@ def conform_to_template(values, template):
     return out
 
 
+def slip_totals(values, template, rate, rng):
+    """The stat keeper's slips (--slip-rate): each total the sheet's sums check (a goalie sheet's total
+    row, a box score's team row and players' points) is, with probability `rate`, written 1 or 2 off the
+    true sum, so the sheet itself breaks a rule. Returns the slipped field ids. Draws from its own
+    generator, so a seed writes the same sheet at rate 0 as before slips existed."""
+    log = template.get("gameLog") or {}
+    if "players" in log or (not log and BoxLayout.fits(template)):
+        layout = BoxLayout(template)
+        totals = ["team." + c for c in layout.COLUMNS] + [r + ".pts" for r in layout.rows]
+    else:
+        layout = GameLayout(template)
+        totals = [layout.total + "." + c for c in layout.columns]
+    slipped = []
+    for fid in totals:
+        v = values.get(fid)
+        if v is None or rng.random() >= rate:
+            continue
+        off = int(rng.choice([-2, -1, 1, 2]))
+        if 0 <= v + off <= 99:
+            values[fid] = v + off
+            slipped.append(fid)
+    return slipped
+
+
 # ----------------------------------------------------------------------------
 # filling
 
@@ -1262,6 +1286,7 @@ class HandFiller:
 def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
     values = conform_to_template(invent_values(rng, template), template)
+    slipped = slip_totals(values, template, args.slip_rate, np.random.default_rng([args.seed, index, 1]))
     days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
     values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
 
@@ -1337,6 +1362,8 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
            "pen_width_px": round(writer.pen_px, 2), "checkbox_mark": writer.check_style,
            "blank_dpi": args.dpi}
     cases = filler.cases
+    if slipped:
+        cases["slips"] = slipped
     extra = {"leading_zero_fields": cases["leading_zero"],
              "expect_flag": sorted(cases["crossed_out"]),
              "cases": cases}
@@ -1354,6 +1381,7 @@ def make_sheet(index, args, template, blank, sx, sy):
         values, page, gen, extra = hand_sheet(rng, index, args, template, blank, sx, sy, profile)
         return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
     values = conform_to_template(invent_values(rng, template), template)
+    slipped = slip_totals(values, template, args.slip_rate, np.random.default_rng([args.seed, index, 1]))
 
     font_name = str(rng.choice(FONTS))
     font_path = os.path.join(args.font_dir, font_name + ".ttf")
@@ -1390,6 +1418,8 @@ def make_sheet(index, args, template, blank, sx, sy):
            "digit_height_frac": round(filler.digit_frac, 3), "checkbox_mark": filler.check_style,
            "blank_dpi": args.dpi}
     extra = {"leading_zero_fields": filler.leading_zero_fields}
+    if slipped:
+        extra["cases"] = {"slips": slipped}
     return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
 
 
@@ -1465,6 +1495,9 @@ def main():
     ap.add_argument("--touching-pairs", type=float, default=0.0,
                     help="hand fill only: share of the numbers written across both boxes whose two digits are "
                          "written touching (default 0; recorded as cases.digits_touching)")
+    ap.add_argument("--slip-rate", type=float, default=0.0,
+                    help="chance that each total a sum checks is written 1 or 2 off (the stat keeper's slip; "
+                         "default 0; recorded as cases.slips)")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
                     help="also write sheet-NNN.overlay.png (debug: mapped field rects; do not commit)")
