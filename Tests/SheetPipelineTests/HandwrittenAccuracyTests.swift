@@ -97,7 +97,7 @@ import Testing
         let library = try Fixtures.library()
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try .init()),
                                       handwritten: HandwrittenDigitReader(network: try .bundled()))
-        let scanner = SheetScanner(library: library, recognizer: reader)
+        let scanner = try SheetScanner(library: library, recognizer: reader)
         // handwritten-mnist: lacrosse only.
         for set in ["handwritten-phone", "handwritten-mnist", "printed"] {
             let folder = Fixtures.testImages.appendingPathComponent("\(template)/\(set)").path

@@ -1,0 +1,104 @@
+/// What a reader's confidence is worth, for the fields no rule weighs: a jersey number, a date, a box
+/// score's opponent score, a checkbox, a printed number Tesseract read alone. Their confidence is the share
+/// of such readings that were right on sets made for calibration, at the reader's own confidence, one
+/// table per reader and kind (`hand.date`, `print.checkbox`, …; readings of an empty field have their own,
+/// `hand.date.empty`). A count a rule weighs is not mapped: `SheetPosterior` weighs it.
+///
+/// The tables are fitted by `statsheet eval --fit-calibration` (isotonic regression: the accuracy can only
+/// rise with the reader's confidence) and shipped as a resource; docs/accuracy.md reports them on sets never
+/// used to fit them. A doubt that caps what the value read keeps (`ReadingDoubt.readAtMost`) caps it after
+/// the mapping too, so a table fitted mostly on doubt-free readings cannot lift a doubted one.
+public struct ReaderCalibration: Sendable, Codable, Equatable {
+    /// From `from` (the reader's probability, 0–1) up to the next step's, readings were right `accuracy` of
+    /// the time (right + 1 over readings + 2: a step of few readings promises little).
+    public struct Step: Sendable, Codable, Equatable {
+        public let from: Double
+        public let accuracy: Double
+        public let readings: Int
+    }
+
+    /// Table key → steps, lowest first.
+    public var tables: [String: [Step]]
+    /// What the tables were fitted on (folders), for the record.
+    public var fittedOn: [String]
+
+    public init(tables: [String: [Step]] = [:], fittedOn: [String] = []) {
+        self.tables = tables
+        self.fittedOn = fittedOn
+    }
+
+    /// No tables: every confidence stays the reader's own (how the tables are fitted).
+    public static let identity = ReaderCalibration()
+
+    /// Fewer readings than this of a kind fit no table: the reader's own confidence stands.
+    public static let minimumReadings = 30
+
+    public static func key(writing: String, kind: FieldKind, empty: Bool) -> String {
+        "\(writing).\(kind.rawValue)\(empty ? ".empty" : "")"
+    }
+
+    /// True for the fields whose confidence the tables give: every kind but text (names: their own issue),
+    /// and counts no rule weighs.
+    public static func maps(_ kind: FieldKind, weighedByRules: Bool) -> Bool {
+        switch kind {
+        case .text: false
+        case .count: !weighedByRules
+        case .digits, .date, .checkbox: true
+        }
+    }
+
+    /// The reading's confidence (0–100) as its table gives it, capped by its doubts; the reader's own when
+    /// no table was fitted for its kind.
+    public func confidence(of reading: FieldReading, writing: String, kind: FieldKind) -> Double {
+        let key = Self.key(writing: writing, kind: kind, empty: reading.value == .empty)
+        guard let steps = tables[key], let first = steps.first else { return reading.confidence }
+        let raw = reading.confidence / 100
+        let step = steps.last { $0.from <= raw } ?? first
+        let cap = reading.doubts.compactMap(\.readAtMost).min() ?? 1
+        return 100 * min(step.accuracy, cap)
+    }
+
+    /// One reading of a calibration set: the reader's confidence (0–100) and whether its value was right.
+    public struct Sample: Sendable {
+        public let key: String
+        public let confidence: Double
+        public let right: Bool
+
+        public init(key: String, confidence: Double, right: Bool) {
+            self.key = key
+            self.confidence = confidence
+            self.right = right
+        }
+    }
+
+    /// Isotonic (pool-adjacent-violators) fit per key: adjacent runs of readings, ordered by confidence,
+    /// are pooled while a lower run was right more often than the one above it.
+    public static func fit(_ samples: [Sample], fittedOn: [String]) -> ReaderCalibration {
+        var tables: [String: [Step]] = [:]
+        for (key, group) in Dictionary(grouping: samples, by: \.key) where group.count >= minimumReadings {
+            var pools: [(from: Double, readings: Int, right: Int)] = []
+            for sample in group.sorted(by: { $0.confidence < $1.confidence }) {
+                let from = sample.confidence / 100
+                if let last = pools.last, last.from == from {
+                    pools[pools.count - 1].readings += 1
+                    pools[pools.count - 1].right += sample.right ? 1 : 0
+                } else {
+                    pools.append((from, 1, sample.right ? 1 : 0))
+                }
+                while pools.count >= 2 {
+                    let upper = pools[pools.count - 1], lower = pools[pools.count - 2]
+                    guard Double(lower.right) * Double(upper.readings) >= Double(upper.right) * Double(lower.readings) else { break }
+                    pools.removeLast()
+                    pools[pools.count - 1] = (lower.from, lower.readings + upper.readings, lower.right + upper.right)
+                }
+            }
+            var steps = pools.map { Step(from: $0.from, accuracy: Double($0.right + 1) / Double($0.readings + 2), readings: $0.readings) }
+            // The prior's pull can leave a small run above a large one; the lower keeps the lesser accuracy.
+            for i in steps.indices.dropLast().reversed() where steps[i].accuracy > steps[i + 1].accuracy {
+                steps[i] = Step(from: steps[i].from, accuracy: steps[i + 1].accuracy, readings: steps[i].readings)
+            }
+            tables[key] = steps
+        }
+        return ReaderCalibration(tables: tables, fittedOn: fittedOn)
+    }
+}
