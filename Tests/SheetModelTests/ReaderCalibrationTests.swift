@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import SheetModel
 
@@ -8,7 +9,8 @@ import Testing
             + Array(repeating: .init(key: key, confidence: confidence, right: false), count: wrong)
     }
 
-    /// Runs are pooled until accuracy rises with confidence, and each step promises (right + 1) / (readings + 2).
+    /// Runs are pooled until accuracy rises with confidence, and each step promises the accuracy its readings
+    /// show with 95% credibility.
     @Test func theFitRisesWithConfidenceAndPromisesLittleOnFewReadings() throws {
         // 90 at 0.6 were right 8 in 10, 0.7 right 6 in 10 (a dip the fit pools away), 0.95 right 40 in 40.
         let all = samples("hand.date", at: 60, right: 8, wrong: 2) + samples("hand.date", at: 70, right: 6, wrong: 4)
@@ -16,8 +18,8 @@ import Testing
         let fit = ReaderCalibration.fit(all, fittedOn: ["set"])
         let steps = try #require(fit.tables["hand.date"])
         #expect(steps.map(\.from) == [0.6, 0.95])
-        #expect(steps[0].readings == 20 && abs(steps[0].accuracy - 15.0 / 22) < 1e-9)
-        #expect(abs(steps[1].accuracy - 41.0 / 42) < 1e-9)
+        #expect(steps[0].readings == 20 && steps[0].accuracy == ReaderCalibration.credibleAccuracy(right: 14, readings: 20))
+        #expect(abs(steps[1].accuracy - pow(0.05, 1.0 / 41)) < 1e-9)
         #expect(zip(steps, steps.dropFirst()).allSatisfy { $0.accuracy <= $1.accuracy })
         #expect(fit.fittedOn == ["set"])
     }
@@ -29,9 +31,10 @@ import Testing
         let sure = FieldReading(value: .string("23"), text: "23", confidence: 99)
         let unsure = FieldReading(value: .string("23"), text: "23", confidence: 80)
         let low = FieldReading(value: .string("23"), text: "23", confidence: 10)
-        #expect(abs(fit.confidence(of: sure, writing: "hand", kind: .digits) - 99) < 1e-9)
-        #expect(abs(fit.confidence(of: unsure, writing: "hand", kind: .digits) - 50) < 1e-9)
-        #expect(abs(fit.confidence(of: low, writing: "hand", kind: .digits) - 50) < 1e-9)
+        let sureSteps = 100 * pow(0.05, 1.0 / 99), unsureSteps = 100 * ReaderCalibration.credibleAccuracy(right: 20, readings: 40)
+        #expect(abs(fit.confidence(of: sure, writing: "hand", kind: .digits) - sureSteps) < 1e-9)
+        #expect(abs(fit.confidence(of: unsure, writing: "hand", kind: .digits) - unsureSteps) < 1e-9)
+        #expect(abs(fit.confidence(of: low, writing: "hand", kind: .digits) - unsureSteps) < 1e-9)
         // The print reader's digits have no table here: its own confidence stands.
         #expect(fit.confidence(of: unsure, writing: "print", kind: .digits) == 80)
     }
@@ -41,9 +44,18 @@ import Testing
     @Test func aDoubtCapsTheMappedConfidence() {
         let fit = ReaderCalibration.fit(samples("hand.count", at: 96, right: 98, wrong: 0), fittedOn: [])
         let wide = FieldReading(value: .integer(5), text: "5", confidence: 96, doubts: [.wideMark])
-        #expect(fit.confidence(of: wide, writing: "hand", kind: .count) == 60)
+        #expect(abs(fit.confidence(of: wide, writing: "hand", kind: .count) - 60) < 1e-9)
         let plain = FieldReading(value: .integer(5), text: "5", confidence: 96)
-        #expect(fit.confidence(of: plain, writing: "hand", kind: .count) == 99)
+        #expect(abs(fit.confidence(of: plain, writing: "hand", kind: .count) - 100 * pow(0.05, 1.0 / 99)) < 1e-9)
+    }
+
+    /// The credible accuracy: all right of n is 0.05^(1/(n + 1)); half right of 40 lies under a half; more
+    /// readings at the same share promise more.
+    @Test func theCredibleAccuracyIsALowerBoundThatTightensWithReadings() {
+        #expect(abs(ReaderCalibration.credibleAccuracy(right: 98, readings: 98) - pow(0.05, 1.0 / 99)) < 1e-9)
+        let half = ReaderCalibration.credibleAccuracy(right: 20, readings: 40)
+        #expect(half > 0.35 && half < 0.5)
+        #expect(ReaderCalibration.credibleAccuracy(right: 990, readings: 1000) > ReaderCalibration.credibleAccuracy(right: 99, readings: 100))
     }
 
     /// Empty readings and written ones are different claims and keep different tables; a kind with too few

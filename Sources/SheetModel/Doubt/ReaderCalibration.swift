@@ -1,3 +1,5 @@
+import Foundation
+
 /// What a reader's confidence is worth, for the fields no rule weighs: a jersey number, a date, a box
 /// score's opponent score, a checkbox, a printed number Tesseract read alone. Their confidence is the share
 /// of such readings that were right on sets made for calibration, at the reader's own confidence, one
@@ -9,8 +11,9 @@
 /// used to fit them. A doubt that caps what the value read keeps (`ReadingDoubt.readAtMost`) caps it after
 /// the mapping too, so a table fitted mostly on doubt-free readings cannot lift a doubted one.
 public struct ReaderCalibration: Sendable, Codable, Equatable {
-    /// From `from` (the reader's probability, 0–1) up to the next step's, readings were right `accuracy` of
-    /// the time (right + 1 over readings + 2: a step of few readings promises little).
+    /// From `from` (the reader's probability, 0–1) up to the next step's, readings were right at least
+    /// `accuracy` of the time, with 95% credibility (`credibleAccuracy`): a step of few readings promises
+    /// little, and a field no rule checks is never shown surer than its kind has shown itself to be.
     public struct Step: Sendable, Codable, Equatable {
         public let from: Double
         public let accuracy: Double
@@ -92,7 +95,7 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
                     pools[pools.count - 1] = (lower.from, lower.readings + upper.readings, lower.right + upper.right)
                 }
             }
-            var steps = pools.map { Step(from: $0.from, accuracy: Double($0.right + 1) / Double($0.readings + 2), readings: $0.readings) }
+            var steps = pools.map { Step(from: $0.from, accuracy: credibleAccuracy(right: $0.right, readings: $0.readings), readings: $0.readings) }
             // The prior's pull can leave a small run above a large one; the lower keeps the lesser accuracy.
             for i in steps.indices.dropLast().reversed() where steps[i].accuracy > steps[i + 1].accuracy {
                 steps[i] = Step(from: steps[i].from, accuracy: steps[i + 1].accuracy, readings: steps[i].readings)
@@ -100,5 +103,26 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
             tables[key] = steps
         }
         return ReaderCalibration(tables: tables, fittedOn: fittedOn)
+    }
+
+    /// The accuracy the readings show with 95% credibility: the 5% quantile of Beta(right + 1, wrong + 1), the
+    /// accuracy's posterior from a uniform prior. (All right of n: 0.05^(1/(n + 1)); 98 of 98 → 0.970.)
+    public static func credibleAccuracy(right: Int, readings: Int, credibility: Double = 0.95) -> Double {
+        // For whole a and b, P(p ≤ x) = P(Binomial(a + b − 1, x) ≥ a): bisection on that tail.
+        let a = right + 1, n = readings + 1
+        func below(_ x: Double) -> Double {
+            let lx = log(x), l1x = log1p(-x)
+            var sum = 0.0
+            for k in a...n {
+                sum += exp(lgamma(Double(n + 1)) - lgamma(Double(k + 1)) - lgamma(Double(n - k + 1)) + Double(k) * lx + Double(n - k) * l1x)
+            }
+            return sum
+        }
+        var low = 0.0, high = 1.0
+        for _ in 0..<60 {
+            let mid = (low + high) / 2
+            if below(mid) < 1 - credibility { low = mid } else { high = mid }
+        }
+        return low
     }
 }
