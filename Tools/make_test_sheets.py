@@ -521,7 +521,7 @@ class HeightField:
 
 
 class PageShape:
-    """One page's shape: its surface, the camera distance, the light, and what the truth records."""
+    """One page's shape: its surface, the phone's lens, the light, and what the truth records."""
 
     def __init__(self, kind, surface, params, page_w, page_h, rng, crease=None):
         self.kind, self.surf, self.params = kind, surface, params
