@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 out="${1:-/tmp/statsheet-calibration}"
 python="${PYTHON:-python3}"
 [ -x Tools/.venv/bin/python3 ] && python="${PYTHON:-Tools/.venv/bin/python3}"
-today=2026-11-26
+today=2026-11-23
 swift build -c release --product statsheet >/dev/null
 mkdir -p "$out/blanks"
 for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do

@@ -24,6 +24,16 @@ import Testing
         #expect(fit.fittedOn == ["set"])
     }
 
+    /// A lone right reading above a large run does not drag the run down to what one reading promises: the
+    /// two are pooled.
+    @Test func aFewReadingsAtTheTopArePooledWithTheRunBelow() throws {
+        let fit = ReaderCalibration.fit(samples("hand.digits", at: 92, right: 84, wrong: 2) + samples("hand.digits", at: 100, right: 1, wrong: 0),
+                                        fittedOn: [])
+        let steps = try #require(fit.tables["hand.digits"])
+        #expect(steps.count == 1 && steps[0].readings == 87)
+        #expect(steps[0].accuracy == ReaderCalibration.credibleAccuracy(right: 85, readings: 87))
+    }
+
     /// A reading takes the accuracy of the step its confidence falls in; under the first step, the first's.
     @Test func aReadingTakesItsStepsAccuracy() {
         let fit = ReaderCalibration.fit(samples("hand.digits", at: 50, right: 20, wrong: 20)

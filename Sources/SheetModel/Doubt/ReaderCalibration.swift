@@ -95,11 +95,20 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
                     pools[pools.count - 1] = (lower.from, lower.readings + upper.readings, lower.right + upper.right)
                 }
             }
-            var steps = pools.map { Step(from: $0.from, accuracy: credibleAccuracy(right: $0.right, readings: $0.readings), readings: $0.readings) }
-            // The prior's pull can leave a small run above a large one; the lower keeps the lesser accuracy.
-            for i in steps.indices.dropLast().reversed() where steps[i].accuracy > steps[i + 1].accuracy {
-                steps[i] = Step(from: steps[i].from, accuracy: steps[i + 1].accuracy, readings: steps[i].readings)
+            // A run of few readings promises less than its share right (a lone right reading at the top, 0.22):
+            // where a run would promise more than the one above it, the two are pooled, as the fit pools.
+            var i = 0
+            while i + 1 < pools.count {
+                let lower = pools[i], upper = pools[i + 1]
+                if credibleAccuracy(right: lower.right, readings: lower.readings) > credibleAccuracy(right: upper.right, readings: upper.readings) {
+                    pools[i] = (lower.from, lower.readings + upper.readings, lower.right + upper.right)
+                    pools.remove(at: i + 1)
+                    i = max(0, i - 1)
+                } else {
+                    i += 1
+                }
             }
+            let steps = pools.map { Step(from: $0.from, accuracy: credibleAccuracy(right: $0.right, readings: $0.readings), readings: $0.readings) }
             tables[key] = steps
         }
         return ReaderCalibration(tables: tables, fittedOn: fittedOn)
