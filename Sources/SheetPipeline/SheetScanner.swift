@@ -169,7 +169,7 @@ public final class SheetScanner {
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
         let fields = zip(template.fields, recognized.readings).map { field, reading in
             var reading = reading
-            if ReaderCalibration.maps(field.kind, weighedByRules: rules.valuesChecked.contains(field.id)) {
+            if ReaderCalibration.maps(field.kind, writing: recognized.writing.rawValue, weighedByRules: rules.valuesChecked.contains(field.id)) {
                 reading.confidence = calibration.confidence(of: reading, writing: recognized.writing.rawValue, kind: field.kind)
             }
             return (id: field.id, reading: reading)

@@ -40,25 +40,30 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
         "\(writing).\(kind.rawValue)\(empty ? ".empty" : "")"
     }
 
-    /// True for the fields whose confidence the tables give: every kind but text (names: their own issue),
-    /// and counts no rule weighs.
-    public static func maps(_ kind: FieldKind, weighedByRules: Bool) -> Bool {
+    /// True for the fields whose confidence the tables give: digit strings, checkboxes, counts no rule weighs,
+    /// and printed dates. Not names, nor handwritten dates: they wait for the names-and-season model
+    /// (`SheetFieldReader.handDate` says why dates do).
+    public static func maps(_ kind: FieldKind, writing: String, weighedByRules: Bool) -> Bool {
         switch kind {
         case .text: false
         case .count: !weighedByRules
-        case .digits, .date, .checkbox: true
+        case .date: writing != "hand"
+        case .digits, .checkbox: true
         }
     }
 
     /// The reading's confidence (0–100) as its table gives it, capped by its doubts; the reader's own when
-    /// no table was fitted for its kind.
+    /// no table was fitted for its kind. A table only lowers a confidence: sets with no wrong reading at some
+    /// confidence cannot show that the reader is surer than it says there (every printed count of the
+    /// calibration sets was right, from Tesseract's 7 up), and for writers they never held, lifting did not
+    /// hold (docs/decisions.md).
     public func confidence(of reading: FieldReading, writing: String, kind: FieldKind) -> Double {
         let key = Self.key(writing: writing, kind: kind, empty: reading.value == .empty)
         guard let steps = tables[key], let first = steps.first else { return reading.confidence }
         let raw = reading.confidence / 100
         let step = steps.last { $0.from <= raw } ?? first
         let cap = reading.doubts.compactMap(\.readAtMost).min() ?? 1
-        return 100 * min(step.accuracy, cap)
+        return 100 * min(step.accuracy, raw, cap)
     }
 
     /// One reading of a calibration set: the reader's confidence (0–100) and whether its value was right.

@@ -46,6 +46,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// Print Tesseract read, which the handwriting reader read otherwise.
     case readersDisagree(handwriting: FieldValue)
     /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`).
+    /// Names only now (`SheetFieldReader.handText`); the other kinds are what stores written before
+    /// `ReaderCalibration` hold.
     case uncheckedHandwriting(UncheckedHandwriting)
 
     // The sheet.

@@ -69,6 +69,7 @@ public final class SheetFieldReader: FieldRecognizer {
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
+                if fields[i].field.kind == .date { Self.handDate.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
@@ -89,9 +90,10 @@ public final class SheetFieldReader: FieldRecognizer {
         return RecognizedFields(readings: readings, writing: decided)
     }
 
-    /// A reader's confidence on handwritten names is trusted only from `trusted` up; under it the field is
-    /// flagged and its confidence lowered to what such readings earned (`earned`, measured). (Digit strings,
-    /// dates and counts no rule weighs are worth what `ReaderCalibration` says instead.)
+    /// A reader's confidence on handwritten names and dates is trusted only from `trusted` up; under it the
+    /// field is flagged and its confidence lowered to what such readings earned (`earned`, measured). Both
+    /// wait for the names-and-season model (known names, a prior over game days); digit strings and counts no
+    /// rule weighs are worth what `ReaderCalibration` says.
     struct HandwritingDoubt {
         let trusted: Double
         let earned: Double
@@ -108,6 +110,13 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Names and opponents: Tesseract's confidence means less on handwriting than on print. Readings at
     /// 95 or more were all right, those at 70–95 about 4 in 5, nearly all one letter off ("Camerm Lee").
     static let handText = HandwritingDoubt(trusted: 95, earned: 79, kind: .name)
+
+    /// Handwritten dates: the reader gives them the cube of their probability (`HandwrittenDigitReader`), and
+    /// those read at 70–80 were right about 19 times in 20, so they are held under the review line. Mapped
+    /// through a calibration table instead, the 90 dates of the calibration sets (all right) made every date
+    /// worth 0.97 whatever its ink, and three MNIST-written dates read 1–4 days off passed on 40 sheets
+    /// (docs/decisions.md): the calibration sets hold too few wrong dates to tell a doubtful date from a sure one.
+    static let handDate = HandwritingDoubt(trusted: 80, earned: 69, kind: .date)
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.
