@@ -80,12 +80,13 @@ import Testing
         #expect(fit.confidence(of: ticked, writing: "print", kind: .checkbox) == 97)
     }
 
-    /// Names and handwritten dates wait for their own model; counts a rule weighs are the posterior's.
+    /// Names, handwritten dates and jersey numbers wait for their own model; counts a rule weighs are the posterior's.
     @Test func onlyFieldsNoRuleWeighsAreMapped() {
         #expect(!ReaderCalibration.maps(.text, writing: "print", weighedByRules: false))
         #expect(!ReaderCalibration.maps(.count, writing: "hand", weighedByRules: true))
         #expect(ReaderCalibration.maps(.count, writing: "hand", weighedByRules: false))
-        #expect(ReaderCalibration.maps(.digits, writing: "hand", weighedByRules: false))
+        #expect(ReaderCalibration.maps(.digits, writing: "print", weighedByRules: false))
+        #expect(!ReaderCalibration.maps(.digits, writing: "hand", weighedByRules: false))
         #expect(ReaderCalibration.maps(.date, writing: "print", weighedByRules: true))
         #expect(!ReaderCalibration.maps(.date, writing: "hand", weighedByRules: true))
     }

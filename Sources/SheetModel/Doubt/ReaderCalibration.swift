@@ -40,15 +40,16 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
         "\(writing).\(kind.rawValue)\(empty ? ".empty" : "")"
     }
 
-    /// True for the fields whose confidence the tables give: digit strings, checkboxes, counts no rule weighs,
-    /// and printed dates. Not names, nor handwritten dates: they wait for the names-and-season model
-    /// (`SheetFieldReader.handDate` says why dates do).
+    /// True for the fields whose confidence the tables give: checkboxes, counts no rule weighs, and printed
+    /// dates and digit strings. Not names, nor handwritten dates and digit strings: the calibration sets hold
+    /// too few wrong ones to place a line (`SheetFieldReader.handDate`, `handDigitString`), and they wait for
+    /// the names-and-season model (the season's days, the roster's numbers).
     public static func maps(_ kind: FieldKind, writing: String, weighedByRules: Bool) -> Bool {
         switch kind {
         case .text: false
         case .count: !weighedByRules
-        case .date: writing != "hand"
-        case .digits, .checkbox: true
+        case .date, .digits: writing != "hand"
+        case .checkbox: true
         }
     }
 
