@@ -182,10 +182,13 @@ public final class HandwrittenDigitReader {
         // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and the
         // surer date kept misread numbers from being mended.)
         let probability = min(top.probability, inked.first { $0.value == top.value }?.probability ?? 0)
-        // A date's confidence is the cube of its probability: no sum checks it, and read at its probability one
-        // date in eight at 70–89 was wrong (`SheetFieldReader.handDate`).
+        // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
+        // probability, so that only those read with probability 0.89 or more pass the default threshold: read at
+        // their probability, one date in eight at 70–89 was wrong (and `SheetFieldReader.handDate`,
+        // `handDigitString` hold more under the line). The calibration sets hold too few wrong ones to do better.
+        let unchecked = field.kind == .date || field.kind == .digits
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
-                                   confidence: 100 * (field.kind == .date ? pow(probability, 3) : probability), doubts: doubts)
+                                   confidence: 100 * (unchecked ? pow(probability, 3) : probability), doubts: doubts)
         if field.kind == .date, let doubt = Self.dateDoubt(top.value, inked: inked, window: gameDates) { reading.doubt(doubt) }
         if unclear > 0 { reading.doubt(.unreadableMark) }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
