@@ -1,5 +1,6 @@
 import Foundation
 import SheetStore
+import StoreTestSupport
 import Testing
 
 /// `statsheet names import` and `names list` through the built binary, on real SQLite files; the
@@ -118,5 +119,27 @@ import Testing
         let check = try CLITests.run(["template", "check", file.path])
         #expect(check.status == 1)
         #expect(check.stdout.contains("\(file.path): fields[\(opponent)].names: not one of athlete, opponent, player, team"), "\(check.stdout)")
+    }
+}
+
+/// The same roster into a PostgreSQL store: the names come back as written, and importing again adds nothing.
+@Suite(.enabled(if: TestPostgres.enabled, Comment(rawValue: TestPostgres.disabledReason)))
+struct PostgresNamesCLITests {
+    @Test func importListAndImportAgainOnPostgreSQL() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("roster.csv")
+        try Data(NamesCLITests.roster.utf8).write(to: file)
+        try await TestPostgres.withDatabase { url in
+            let first = try CLITests.run(["names", "import", "--db", url, file.path])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.hasPrefix("imported 5 names from \(file.path) into postgres://statsheet:***@"), "\(first.stdout)")
+            #expect(!first.stdout.contains(try TestPostgres.password()))
+            #expect(try CLITests.run(["names", "import", "--db", url, file.path]).stdout.contains("imported 0 names"))
+            let csv = try CLITests.run(["names", "list", "--db", url, "--format", "csv", "--kind", "opponent"])
+            #expect(csv.stdout == "kind,name,number,team,source\nopponent,O'Neill Prep,,,import\nopponent,St. Mary's,,,import\n")
+            let athletes = try CLITests.run(["names", "list", "--db", url, "--format", "csv", "--kind", "athlete"])
+            #expect(athletes.stdout.hasSuffix("athlete,Zoë Fernández,1,Granite Bay,import\n"))
+        }
     }
 }
