@@ -54,7 +54,9 @@ let package = Package(
         // Load → align → read: the stages that turn an image file into a sheet result.
         .target(
             name: "SheetPipeline",
-            dependencies: ["SheetModel", "OCRKit", "DigitNet", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["SheetModel", "OCRKit", "DigitNet", .product(name: "Logging", package: "swift-log")],
+            // What each reader's confidence is worth, fitted by `statsheet eval --fit-calibration`.
+            resources: [.copy("Calibration/reader-calibration.json")]
         ),
         // Sheets, readings, corrections and game logs: the `SheetStore` protocol, its SQLite (embedded) and
         // PostgreSQL (shared server) backends.

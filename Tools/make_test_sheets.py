@@ -522,6 +522,313 @@ def smooth_field(rng, w, h, cells):
 
 
 # ----------------------------------------------------------------------------
+# page shape (--page-shape): paper that does not lie flat
+#
+# A shape is the page as a surface over the table, in template points: where each page point (u, v) ends
+# up in the table's plane (X, Y) and how high above it (Z, toward the camera). Bow, curl and fold bend the
+# paper along one direction n only, as paper does without stretching: the surface is the integral of the
+# paper's inclination psi(t) along n. Crumple is a small random height field (its in-plane shrinking, a
+# second-order effect, is left out). A phone's lens is a point C at height D over the table, somewhat off
+# the page centre (the photo is taken at a slant); each point of the paper is projected from C onto the
+# table's plane, which gives the "apparent" flat page: a raised point appears pushed away from C's foot by
+# D / (D - Z). Any photo taken from C is a homography of that apparent page, so the profile's homography,
+# drawn as for a flat sheet, finishes the view: a bent sheet and its flat twin share every profile draw.
+# A scanner looks straight down (no C): the apparent page is the surface's footprint.
+# The shape's own draws come from their own generator, so the content of a seed never depends on its shape.
+
+PAGE_SHAPES = ["flat", "bow", "curl", "fold", "crumple"]
+
+
+class Bend1D:
+    """Paper bent along direction n (unit, page points) about the line through o: psi(t) is the paper's
+    inclination (radians, + rising) at signed distance t = (p - o).n. Beyond the page psi is held at its
+    edge value, so the surface continues as a plane and every apparent point has one source."""
+
+    def __init__(self, n, o, psi, page_w, page_h):
+        self.n = np.asarray(n, float) / np.hypot(*n)
+        self.o = np.asarray(o, float)
+        ts = [(np.array(c) - self.o) @ self.n for c in [(0, 0), (page_w, 0), (page_w, page_h), (0, page_h)]]
+        self.t_lo, self.t_hi = min(ts), max(ts)
+        span = self.t_hi - self.t_lo
+        self.psi_raw = psi
+        self.tt = np.linspace(self.t_lo - span, self.t_hi + span, 12001)
+        ps = self.psi(self.tt)
+        dt = self.tt[1] - self.tt[0]
+        cx = np.concatenate([[0], np.cumsum((np.cos(ps[1:]) + np.cos(ps[:-1])) / 2 * dt)])
+        cz = np.concatenate([[0], np.cumsum((np.sin(ps[1:]) + np.sin(ps[:-1])) / 2 * dt)])
+        self.xt = cx - np.interp(0.0, self.tt, cx)         # in-plane distance along n, 0 at t = 0
+        self.zt = cz - np.interp(0.0, self.tt, cz)
+        on_page = (self.tt >= self.t_lo) & (self.tt <= self.t_hi)
+        self.zt = self.zt - self.zt[on_page].min()        # the lowest line of the page rests on the table
+
+    def psi(self, t):
+        return self.psi_raw(np.clip(t, self.t_lo, self.t_hi))
+
+    def surface(self, u, v):
+        """(X, Y, Z) and the unit normal (nx, ny, nz) at page points (u, v)."""
+        t = (u - self.o[0]) * self.n[0] + (v - self.o[1]) * self.n[1]
+        d = np.interp(t, self.tt, self.xt) - t
+        z = np.interp(t, self.tt, self.zt)
+        ps = self.psi(t)
+        return (u + d * self.n[0], v + d * self.n[1], z,
+                -np.sin(ps) * self.n[0], -np.sin(ps) * self.n[1], np.cos(ps))
+
+
+class HeightField:
+    """A slightly crumpled page: a sum of a few random plane waves of height (no in-plane change)."""
+
+    def __init__(self, waves, offset=0.0):
+        self.waves = waves    # (amplitude pt, kx, ky rad/pt, phase)
+        self.offset = offset  # subtracted from the height so the page's lowest point rests on the table
+
+    def surface(self, u, v):
+        z = np.zeros_like(u, dtype=float)
+        zu = np.zeros_like(z)
+        zv = np.zeros_like(z)
+        for a, kx, ky, ph in self.waves:
+            arg = kx * u + ky * v + ph
+            z += a * np.cos(arg)
+            s = -a * np.sin(arg)
+            zu += s * kx
+            zv += s * ky
+        norm = np.sqrt(1 + zu * zu + zv * zv)
+        return u, v, z - self.offset, -zu / norm, -zv / norm, 1 / norm
+
+
+class PageShape:
+    """One page's shape: its surface, the phone's lens, the light, and what the truth records."""
+
+    def __init__(self, kind, surface, params, page_w, page_h, rng, crease=None):
+        self.kind, self.surf, self.params = kind, surface, params
+        self.page_w, self.page_h = page_w, page_h
+        # the phone's lens 35-55 cm above the table, its foot up to 25 degrees of slant off the page centre
+        # (only the phone profile uses it)
+        d = float(rng.uniform(1000, 1560))
+        slant, az = math.radians(rng.uniform(0, 25)), rng.uniform(0, 2 * math.pi)
+        self.phone_camera = np.array([page_w / 2 + d * math.tan(slant) * math.cos(az),
+                                      page_h / 2 + d * math.tan(slant) * math.sin(az), d])
+        self.camera = None
+        # light: a lamp or window 45-75 degrees above the table, from any side; ambient share of the light
+        el, az = math.radians(rng.uniform(45, 75)), rng.uniform(0, 2 * math.pi)
+        self.light = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
+        self.ambient = float(rng.uniform(0.3, 0.5))
+        self.crease = crease  # (Bend1D, darkness, half width pt): broken fibres along a fold darken a thin line
+
+    def seen_by(self, profile):
+        """A phone sees the page in perspective under the room's light; a scanner straight down, lit by its
+        lamp, which shines along the page's height at about 30 degrees off the glass's normal."""
+        self.camera = self.phone_camera if profile == "phone" else None
+        if profile == "scan":
+            self.light = np.array([0.0, 0.5, math.sqrt(0.75)])
+        return self
+
+    def record(self):
+        out = {"kind": self.kind}
+        out.update(self.params)
+        out["camera_pt"] = [round(float(v), 1) for v in self.camera] if self.camera is not None else None
+        out["light_dir"] = [round(float(v), 3) for v in self.light]
+        out["ambient"] = round(self.ambient, 3)
+        return out
+
+    def apparent(self, u, v):
+        """Page points -> where a camera looking at the flat page would see them (page points)."""
+        x, y, z, *_ = self.surf.surface(u, v)
+        if self.camera is None:
+            return x, y
+        cx, cy, d = self.camera
+        k = d / (d - z)
+        return cx + (x - cx) * k, cy + (y - cy) * k
+
+    def source(self, x, y, iterations=25, h=0.01):
+        """Apparent points -> page points, by Newton's method from the identity (the Jacobian by finite
+        differences; steps at most 50 pt). Returns (u, v, largest residual in points)."""
+        u, v = x.copy(), y.copy()
+        for _ in range(iterations):
+            ax, ay = self.apparent(u, v)
+            rx, ry = x - ax, y - ay
+            ux, uy = self.apparent(u + h, v)
+            vx, vy = self.apparent(u, v + h)
+            a, b, c, d = (ux - ax) / h, (vx - ax) / h, (uy - ay) / h, (vy - ay) / h
+            det = a * d - b * c
+            det = np.where(np.abs(det) < 1e-6, 1e-6, det)
+            du, dv = (d * rx - b * ry) / det, (a * ry - c * rx) / det
+            k = np.minimum(1.0, 50.0 / np.maximum(1e-9, np.hypot(du, dv)))
+            u += k * du
+            v += k * dv
+        ax, ay = self.apparent(u, v)
+        return u, v, np.hypot(x - ax, y - ay)
+
+    def shade(self, u, v):
+        """Brightness of the paper relative to a flat page under the same light (Lambert plus ambient)."""
+        *_, nx, ny, nz = self.surf.surface(u, v)
+        lam = np.clip(nx * self.light[0] + ny * self.light[1] + nz * self.light[2], 0, 1)
+        flat = self.ambient + (1 - self.ambient) * self.light[2]
+        s = (self.ambient + (1 - self.ambient) * lam) / flat
+        if self.crease is not None:
+            bend, dark, half = self.crease
+            t = (u - bend.o[0]) * bend.n[0] + (v - bend.o[1]) * bend.n[1]
+            s = s * (1 - dark * np.exp(-(t / half) ** 2))
+        return s
+
+
+def arc_curvature(length, sag):
+    """Curvature of a circular arc of this length whose middle stands `sag` off its chord's ends."""
+    lo, hi = 1e-9, 2 * math.pi / length * 0.999
+    for _ in range(100):
+        k = (lo + hi) / 2
+        if (1 - math.cos(k * length / 2)) / k < sag:
+            lo = k
+        else:
+            hi = k
+    return (lo + hi) / 2
+
+
+def shape_bow(rng, w, h):
+    """A cylindrical bow, as a sheet that was rolled or carried bent: the page is an arc across x or y whose
+    middle stands 1.5-3.5% of the page height off its ends, arched (middle up) or troughed (edges up)."""
+    axis = str(rng.choice(["x", "y"]))
+    depth_frac = float(rng.uniform(0.015, 0.035))
+    arch = bool(rng.random() < 0.5)
+    length = w if axis == "x" else h
+    k = arc_curvature(length, depth_frac * h)
+    sign = -1.0 if arch else 1.0
+    bend = Bend1D((1, 0) if axis == "x" else (0, 1), (w / 2, h / 2), lambda t: sign * k * t, w, h)
+    params = {"axis": axis, "depth_frac": round(depth_frac, 4), "depth_pt": round(depth_frac * h, 2),
+              "arch": arch, "radius_pt": round(1 / k, 1)}
+    return bend, params, None
+
+
+def shape_curl(rng, w, h):
+    """One curled corner, as a sheet's corner lifts after being dog-eared: beyond a line cutting the corner
+    off, the paper rolls up around a cylinder tangent to the table, reaching 35-60 degrees at the corner."""
+    corner = int(rng.integers(0, 4))  # TL, TR, BR, BL
+    a = float(rng.uniform(0.12, 0.25)) * w             # along the horizontal edge
+    b = float(np.clip(a * rng.uniform(0.7, 1.4), 0.08 * h, 0.3 * h))  # along the vertical edge
+    angle = float(rng.uniform(math.radians(35), math.radians(60)))
+    cx, cy = [(0, 0), (w, 0), (w, h), (0, h)][corner]
+    sx, sy = (1 if cx == 0 else -1), (1 if cy == 0 else -1)  # into the page from the corner
+    p1, p2 = np.array([cx + sx * a, cy]), np.array([cx, cy + sy * b])
+    d = p2 - p1
+    n = np.array([d[1], -d[0]]) / np.hypot(*d)
+    if (np.array([cx, cy]) - p1) @ n < 0:
+        n = -n                                           # n points toward the corner
+    reach = float((np.array([cx, cy]) - p1) @ n)         # the corner's distance from the line
+    r = reach / angle
+    bend = Bend1D(n, p1, lambda t: np.clip(t, 0, None) / r, w, h)
+    params = {"corner": ["top-left", "top-right", "bottom-right", "bottom-left"][corner],
+              "leg_x_pt": round(a, 1), "leg_y_pt": round(b, 1), "radius_pt": round(r, 1),
+              "corner_angle_deg": round(math.degrees(angle), 1), "corner_height_pt": round(r * (1 - math.cos(angle)), 1)}
+    return bend, params, None
+
+
+def shape_fold(rng, w, h):
+    """One fold, as a sheet that was folded in half or in thirds and opened again: a crease line (nearly
+    parallel to an edge) where the paper's inclination turns by 4-12 degrees over a few points, as a ridge
+    (edges on the table) or a valley (crease on the table); the broken fibres darken the crease a little."""
+    across = str(rng.choice(["horizontal", "vertical"], p=[0.65, 0.35]))
+    at = float(rng.choice([1 / 3, 1 / 2, 2 / 3])) + float(rng.uniform(-0.03, 0.03))
+    tilt = math.radians(float(rng.uniform(-3, 3)))
+    alpha = math.radians(float(rng.uniform(4, 12)))
+    ridge = bool(rng.random() < 0.6)
+    width = float(rng.uniform(2, 5))                     # how sharply the crease turns, points
+    if across == "horizontal":
+        o, n = (w / 2, at * h), (-math.sin(tilt), math.cos(tilt))
+    else:
+        o, n = (at * w, h / 2), (math.cos(tilt), math.sin(tilt))
+    ts = [(np.array(c) - o) @ np.array(n) for c in [(0, 0), (w, 0), (w, h), (0, h)]]
+    l1, l2 = -min(ts), max(ts)
+    if ridge:   # both outer edges on the table: the halves tilt in inverse proportion to their lengths
+        b1, b2 = alpha * l2 / (l1 + l2), alpha * l1 / (l1 + l2)
+        psi = lambda t: b1 - (b1 + b2) * 0.5 * (1 + np.tanh(t / width))
+    else:       # the crease on the table, both halves rising from it
+        b1 = b2 = alpha / 2
+        psi = lambda t: -b1 + (b1 + b2) * 0.5 * (1 + np.tanh(t / width))
+    bend = Bend1D(n, o, psi, w, h)
+    params = {"line": across, "at_frac": round(at, 4), "tilt_deg": round(math.degrees(tilt), 2),
+              "angle_deg": round(math.degrees(alpha), 2), "ridge": ridge, "crease_width_pt": round(width, 2)}
+    crease = (bend, float(rng.uniform(0.03, 0.08)), float(rng.uniform(0.6, 1.2)))
+    params["crease_darkness"] = round(crease[1], 3)
+    return bend, params, crease
+
+
+def shape_crumple(rng, w, h):
+    """A slight crumple, as a sheet smoothed out after being squashed in a bag: 6-10 random waves of
+    height, wavelengths 1.5-4 in, together 1-3 mm high at their highest."""
+    m = int(rng.integers(6, 11))
+    waves = []
+    for _ in range(m):
+        lam = float(rng.uniform(108, 288))
+        th = float(rng.uniform(0, math.pi))
+        waves.append([1.0, 2 * math.pi / lam * math.cos(th), 2 * math.pi / lam * math.sin(th),
+                      float(rng.uniform(0, 2 * math.pi))])
+    amp = float(rng.uniform(2.8, 8.5))                   # peak-to-peak target, points
+    field = HeightField(waves)
+    uu, vv = np.meshgrid(np.linspace(0, w, 60), np.linspace(0, h, 78))
+    z = field.surface(uu, vv)[2]
+    for wv in waves:
+        wv[0] = wv[0] * amp / max(1e-6, np.ptp(z)) * float(rng.uniform(0.6, 1.4))
+    field.waves = [tuple(x) for x in waves]
+    z = field.surface(uu, vv)[2]
+    field.offset = float(z.min())
+    params = {"waves": len(waves), "height_pt": round(float(np.ptp(z)), 2)}
+    return field, params, None
+
+
+def make_page_shape(kind, rng, page_w, page_h):
+    """The shape for one sheet (None for a flat one), drawn from the shape's own generator."""
+    if kind == "flat":
+        return None
+    surface, params, crease = {"bow": shape_bow, "curl": shape_curl, "fold": shape_fold,
+                               "crumple": shape_crumple}[kind](rng, page_w, page_h)
+    return PageShape(kind, surface, params, page_w, page_h, rng, crease)
+
+
+def warp_bent(img, M, size, shape, step=8):
+    """Warp a page image through its shape and then the homography M (page px -> out px).
+
+    Returns (premultiplied float RGB on black, page mask image L). The map out px -> page px is worked
+    out on a grid every `step` px (output px -> apparent page -> source page) and PIL's mesh transform
+    resamples bicubically between, as the flat warp does; the shading is worked out per output pixel."""
+    from scipy import ndimage as ndi
+    W, H = size
+    scale = np.array([img.size[0] / shape.page_w, img.size[1] / shape.page_h])  # page px per point
+    gx, gy = np.arange(0, W + step, step, dtype=float), np.arange(0, H + step, step, dtype=float)
+    ox, oy = np.meshgrid(gx, gy)
+    a = apply_h(np.linalg.inv(M), np.c_[ox.ravel(), oy.ravel()]) / scale
+    u, v, res = shape.source(a[:, 0], a[:, 1])
+    on_paper = (u >= 0) & (u <= shape.page_w) & (v >= 0) & (v <= shape.page_h)
+    if on_paper.any() and res[on_paper].max() > 0.01:
+        print("warning: page shape %s: %d grid points not inverted (largest residual %.2f pt)"
+              % (shape.kind, int((res[on_paper] > 0.01).sum()), res[on_paper].max()), file=sys.stderr)
+    su, sv = (u * scale[0]).reshape(ox.shape), (v * scale[1]).reshape(ox.shape)
+    mesh = []
+    for j in range(len(gy) - 1):
+        for i in range(len(gx) - 1):
+            mesh.append(((int(gx[i]), int(gy[j]), int(gx[i + 1]), int(gy[j + 1])),
+                         (su[j, i], sv[j, i], su[j + 1, i], sv[j + 1, i],
+                          su[j + 1, i + 1], sv[j + 1, i + 1], su[j, i + 1], sv[j, i + 1])))
+    warped = np.asarray(img.transform(size, Image.MESH, mesh, Image.BICUBIC, fillcolor=(0, 0, 0)), np.float32)
+    mask_img = Image.new("L", img.size, 255).transform(size, Image.MESH, mesh, Image.BICUBIC, fillcolor=0)
+    # shading at each output pixel's centre, from its source point on the paper
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    cu = ndi.map_coordinates(u.reshape(ox.shape), [(yy + 0.5) / step, (xx + 0.5) / step], order=1)
+    cv = ndi.map_coordinates(v.reshape(ox.shape), [(yy + 0.5) / step, (xx + 0.5) / step], order=1)
+    warped = warped * shape.shade(cu, cv).astype(np.float32)[..., None]
+    return warped, mask_img
+
+
+def page_mapping(Hp, shape):
+    """Page points (N x 2) -> image px: through the shape (if any), then the homography."""
+    def f(pts):
+        pts = np.asarray(pts, float)
+        if shape is not None:
+            x, y = shape.apparent(pts[:, 0], pts[:, 1])
+            pts = np.c_[x, y]
+        return apply_h(Hp, pts)
+    return f
+
+
+# ----------------------------------------------------------------------------
 # profiles
 
 def downscale(page, k):
@@ -543,7 +850,7 @@ def profile_clean(rng, page, gen):
     return page, np.eye(3), "png", {}
 
 
-def profile_scan(rng, page, gen, blank_dpi):
+def profile_scan(rng, page, gen, blank_dpi, shape=None):
     # 150..300 dpi, skewed low to keep committed sets small
     dpi = int(round(150 + 150 * rng.random() ** 2))
     page_s, kx, ky = downscale(page, dpi / blank_dpi)
@@ -558,7 +865,12 @@ def profile_scan(rng, page, gen, blank_dpi):
     size = (int(math.ceil(mx[0] - mn[0] + m[0] + m[2])), int(math.ceil(mx[1] - mn[1] + m[1] + m[3])))
     # scanner lid: usually white (clips to paper white), sometimes light gray (page edge visible)
     lid = int(rng.integers(246, 256)) if rng.random() < 0.75 else int(rng.integers(200, 232))
-    img = warp(page_s, M, size, (lid, lid, lid))
+    if shape is None:
+        img = warp(page_s, M, size, (lid, lid, lid))
+    else:  # a bent page under the lid: the lid shows where the paper no longer is
+        warped, mask_img = warp_bent(page_s, M, size, shape)
+        mask = np.asarray(mask_img, np.float32)[..., None] / 255.0
+        img = Image.fromarray(np.clip(warped + lid * (1 - mask) + 0.5, 0, 255).astype(np.uint8), "RGB")
     img = img.convert("L")
     blur = float(rng.uniform(0.0, 0.6))  # scanner optics
     if blur > 0.05:
@@ -612,7 +924,7 @@ def background(rng, w, h):
     return bg.astype(np.float32), kind
 
 
-def profile_phone(rng, page, gen, blank_dpi):
+def profile_phone(rng, page, gen, blank_dpi, shape=None):
     # effective dpi 150..300, skewed low (smaller files; phones are often shared downscaled)
     dpi = int(round(150 + 150 * rng.random() ** 2.5))
     page_s, kx, ky = downscale(page, dpi / blank_dpi)
@@ -641,8 +953,11 @@ def profile_phone(rng, page, gen, blank_dpi):
     quad = quad + off
     M = homography_from_points(src, quad)
 
-    warped = np.asarray(warp(page_s, M, (W, Hh), (0, 0, 0)), dtype=np.float32)
-    mask_img = warp(Image.new("L", page_s.size, 255), M, (W, Hh), 0)
+    if shape is None:
+        warped = np.asarray(warp(page_s, M, (W, Hh), (0, 0, 0)), dtype=np.float32)
+        mask_img = warp(Image.new("L", page_s.size, 255), M, (W, Hh), 0)
+    else:
+        warped, mask_img = warp_bent(page_s, M, (W, Hh), shape)
     mask = np.asarray(mask_img, dtype=np.float32)[..., None] / 255.0
     bg, bg_kind = background(rng, W, Hh)
     # soft drop shadow
@@ -1507,26 +1822,44 @@ def make_sheet(index, args, template, blank, sx, sy):
 
 
 def finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy):
-    """Distort the filled page with the profile, write the image and its truth JSON."""
+    """Distort the filled page with the profile (and its --page-shape), write the image and its truth JSON."""
+    pwpt, phpt = template["page"]["width"], template["page"]["height"]
+    # The shape draws from its own generator: the content and the profile's draws are the flat twin's.
+    shape = make_page_shape(args.page_shape, np.random.default_rng([args.seed, index, 2]), pwpt, phpt)
+    if shape is not None:
+        shape.seen_by(profile)
     if profile == "clean":
         img, H, fmt, save = profile_clean(rng, page, gen)
         save = {"optimize": True, "dpi": (args.dpi, args.dpi)}
     elif profile == "scan":
-        img, H, fmt, save = profile_scan(rng, page, gen, args.dpi)
+        img, H, fmt, save = profile_scan(rng, page, gen, args.dpi, shape)
     elif profile == "phone":
-        img, H, fmt, save = profile_phone(rng, page, gen, args.dpi)
+        img, H, fmt, save = profile_phone(rng, page, gen, args.dpi, shape)
     else:
         raise ValueError(profile)
     gen.update(extra)
 
-    # page points -> final image pixels
+    # page points -> final image pixels (for a bent page: apparent page points -> final image pixels)
     Hp = H @ np.diag([sx, sy, 1.0])
     Hp = Hp / Hp[2, 2]
-    pwpt, phpt = template["page"]["width"], template["page"]["height"]
-    corners = apply_h(Hp, [(0, 0), (pwpt, 0), (pwpt, phpt), (0, phpt)])
+    to_image = page_mapping(Hp, shape)
+    corners = to_image([(0, 0), (pwpt, 0), (pwpt, phpt), (0, phpt)])
     gen["image_size"] = list(img.size)
     gen["page_corners_px"] = np.round(corners, 2).tolist()
     gen["page_to_image"] = [[float("%.8g" % v) for v in row] for row in Hp]
+    if shape is not None:
+        # The page is no plane: record the true mapping, per field and as a coarse grid.
+        gen["page_shape"] = shape.record()
+        centres = to_image([(f["rect"][0] + f["rect"][2] / 2, f["rect"][1] + f["rect"][3] / 2)
+                            for f in template["fields"]])
+        gen["field_centers_px"] = {f["id"]: [round(float(x), 2), round(float(y), 2)]
+                                   for f, (x, y) in zip(template["fields"], centres)}
+        step = 36.0
+        xs = [float(x) for x in np.arange(0, pwpt + step / 2, step)]
+        ys = [float(y) for y in np.arange(0, phpt + step / 2, step)]
+        grid = to_image([(x, y) for y in ys for x in xs]).reshape(len(ys), len(xs), 2)
+        gen["mapping_grid"] = {"step_pt": step, "xs_pt": xs, "ys_pt": ys,
+                               "image_px": np.round(grid, 2).tolist()}
 
     name = "sheet-%03d.%s" % (index, fmt)
     img.save(os.path.join(args.out, name), **save)
@@ -1535,22 +1868,34 @@ def finish_sheet(rng, index, args, template, values, page, gen, extra, profile, 
         json.dump(truth, fh, indent=2)
         fh.write("\n")
     if args.overlay:
-        write_overlay(os.path.join(args.out, "sheet-%03d.overlay.png" % index), img, Hp, template)
+        write_overlay(os.path.join(args.out, "sheet-%03d.overlay.png" % index), img, to_image, template,
+                      dense=shape is not None)
     return name, profile
 
 
-def write_overlay(path, img, Hp, template):
-    """Debug view: template rects mapped through page_to_image, drawn in red."""
+def rect_outline(x, y, w, h, dense):
+    """A rect's outline as page points, closed; with dense, 8 points a side so a bent mapping shows."""
+    corners = [(x, y), (x + w, y), (x + w, y + h), (x, y + h), (x, y)]
+    if not dense:
+        return corners
+    pts = []
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:]):
+        pts += [(x0 + (x1 - x0) * k / 8, y0 + (y1 - y0) * k / 8) for k in range(8)]
+    return pts + [corners[0]]
+
+
+def write_overlay(path, img, to_image, template, dense=False):
+    """Debug view: template rects mapped through the true mapping (page_to_image, and the page's shape if
+    it is bent), fields in red, corner squares in green."""
     o = img.convert("RGB")
     d = ImageDraw.Draw(o)
     lw = max(1, o.size[0] // 600)
     for fld in template["fields"]:
-        x, y, w, h = fld["rect"]
-        q = apply_h(Hp, [(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
-        d.line([tuple(p) for p in q] + [tuple(q[0])], fill=(255, 0, 0), width=lw)
+        q = to_image(rect_outline(*fld["rect"], dense))
+        d.line([tuple(p) for p in q], fill=(255, 0, 0), width=lw)
     for x, y in [(24, 24), (564, 24), (564, 744), (24, 744)]:
-        q = apply_h(Hp, [(x, y), (x + 24, y), (x + 24, y + 24), (x, y + 24)])
-        d.line([tuple(p) for p in q] + [tuple(q[0])], fill=(0, 200, 0), width=lw)
+        q = to_image(rect_outline(x, y, 24, 24, dense))
+        d.line([tuple(p) for p in q], fill=(0, 200, 0), width=lw)
     scale = 900 / max(o.size)
     if scale < 1:
         o = o.resize((round(o.size[0] * scale), round(o.size[1] * scale)), Image.LANCZOS)
@@ -1581,6 +1926,9 @@ def main():
     ap.add_argument("--slip-rate", type=float, default=0.0,
                     help="chance that each total a sum checks is written 1 or 2 off (the stat keeper's slip; "
                          "default 0; recorded as cases.slips)")
+    ap.add_argument("--page-shape", choices=PAGE_SHAPES, default="flat",
+                    help="paper that does not lie flat: a cylindrical bow, one curled corner, one fold or a slight "
+                         "crumple (default flat); the same seed writes the same content whatever the shape")
     ap.add_argument("--names", choices=["plain", "varied"], default="plain",
                     help="plain: the usual pools (default); varied: about half the names with accents, apostrophes "
                          "and periods (St. Mary's, O'Neill Prep, Zoë Fernández); other draws stay as with plain")
@@ -1605,6 +1953,8 @@ def main():
     if abs(sx - want) / want > 0.01 or abs(sy - want) / want > 0.01:
         sys.exit("error: blank is %dx%d px but page %gx%g pt at %g dpi should be %dx%d; pass the right --dpi"
                  % (blank.size[0], blank.size[1], pwpt, phpt, args.dpi, round(pwpt * want), round(phpt * want)))
+    if args.page_shape != "flat" and args.profile == "clean":
+        sys.exit("error: --page-shape %s needs a scan, phone or mixed profile" % args.page_shape)
     if args.fill == "hand":
         missing = [p for p, _ in HAND_FONTS.values() if not os.path.exists(p)]
         if missing:

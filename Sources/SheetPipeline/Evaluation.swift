@@ -124,6 +124,10 @@ public struct EvaluationReport: Sendable, Encodable {
     /// over the line is worth (issue 3 asks 99.5% right). Not `numeric.accuracyWhenConfident`, which is
     /// the share right of the fields not flagged.
     public var overTheLine = Tally()
+    /// The numeric fields' mean squared gap between confidence (as a probability) and being right (1 or 0):
+    /// the Brier score, lower for confidences that mean what they say. What `eval --rule-slip` is fitted by.
+    public var brierScore: Double { numeric.fields > 0 ? brierSum / Double(numeric.fields) : 0 }
+    public private(set) var brierSum = 0.0
     /// Numeric fields as they would read with each sheet's top suggestion taken, flags as they are: what
     /// a person reviewing a sheet would find right in front of them if the likeliest readings under which
     /// every rule holds were all filled in for them. `scan` fills in only the changes to numbers two sums
@@ -215,6 +219,7 @@ public struct EvaluationReport: Sendable, Encodable {
                 calibration[b].fields += 1
                 if right { calibration[b].right += 1 }
                 if reading.confidence >= minConfidence { overTheLine.add(right: right, flagged: reading.flagged) }
+                brierSum += pow(reading.confidence / 100 - (right ? 1 : 0), 2)
             case .text: text.add(right: right, flagged: reading.flagged)
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
@@ -224,6 +229,20 @@ public struct EvaluationReport: Sendable, Encodable {
             }
         }
         tallySuggestion(result, numericMisses: numericMisses, numericMissesWithSuggestion: numericMissesWithSuggestion)
+    }
+
+    /// One sheet's readings as its readers gave them (`ScannedSheet.asRead`, read with `ReaderCalibration.identity`),
+    /// each against the truth, for `ReaderCalibration.fit`. Every count counts, weighed by rules or not: the
+    /// reader of a box score's opponent score is the reader of its other counts, and they are many.
+    public static func calibrationSamples(_ scanned: ScannedSheet, truth: GroundTruth, template: SheetTemplate) -> [ReaderCalibration.Sample] {
+        guard let writing = scanned.writing, scanned.result.status != .failed else { return [] }
+        let kinds = Dictionary(uniqueKeysWithValues: template.fields.map { ($0.id, $0.kind) })
+        return scanned.asRead.compactMap { id, reading in
+            guard let kind = kinds[id], ReaderCalibration.maps(kind, writing: writing.rawValue, weighedByRules: false) else { return nil }
+            let right = matches(reading.value, truth.fields[id] ?? .empty, kind: kind)
+            return ReaderCalibration.Sample(key: ReaderCalibration.key(writing: writing.rawValue, kind: kind, empty: reading.value == .empty),
+                                            confidence: reading.confidence, right: right)
+        }
     }
 
     /// `numericMissesWithSuggestion`: the numeric fields still wrong with the top suggestion taken.

@@ -21,6 +21,11 @@ public struct ScanOptions: Sendable {
     /// Weights for the digit network (a `digits-cnn.bin` with its `.json` beside it) instead of the
     /// shipped ones, or nil: how a retrained network is measured on the same sheets before it is committed.
     public var digitNetwork: String?
+    /// What the readers' confidences are worth for fields no rule weighs; nil for the shipped tables
+    /// (`ReaderCalibration.shipped()`), `.identity` to keep the readers' own (how the tables are fitted).
+    public var calibration: ReaderCalibration?
+    /// The chance the paper itself breaks a rule, in place of the model's (`SheetPosterior.slip`): how it is fitted.
+    public var ruleSlip: Double?
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
@@ -42,17 +47,19 @@ public final class SheetScanner {
     public let requested: SheetTemplate?
     public let options: ScanOptions
     private let recognizer: any FieldRecognizer
+    private let calibration: ReaderCalibration
     private let detector = MarkerDetector()
     /// Each template's rules, parsed the first time a sheet of it is read.
     private var parsedRules: [String: ParsedRules] = [:]
     private let logger: Logger
 
     public init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions(),
-                recognizer: any FieldRecognizer, logger: Logger = Logger(label: "statsheet.scan")) {
+                recognizer: any FieldRecognizer, logger: Logger = Logger(label: "statsheet.scan")) throws {
         self.library = library
         self.requested = requested
         self.options = options
         self.recognizer = recognizer
+        self.calibration = try options.calibration ?? ReaderCalibration.shipped()
         self.logger = logger
     }
 
@@ -64,7 +71,7 @@ public final class SheetScanner {
         handwritten.gameDates.today = options.today
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
-        self.init(library: library, requested: requested, options: options, recognizer: reader)
+        try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
     public func scan(_ path: String) -> SheetResult { scanSheet(path).result }
@@ -76,12 +83,13 @@ public final class SheetScanner {
         var images: [String: [UInt8]] = [:]
         var writing: Writing?
         var clock = StageClock()
-        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, clock: &clock)
-        return ScannedSheet(result: result, cellImages: images, writing: writing, stages: clock.stages)
+        var asRead: [(id: String, reading: FieldReading)] = []
+        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, clock: &clock)
+        return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, stages: clock.stages)
     }
 
     private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
-                      clock: inout StageClock) -> SheetResult {
+                      asRead: inout [(id: String, reading: FieldReading)], clock: inout StageClock) -> SheetResult {
         let loaded: LoadedImage
         do {
             loaded = if let contents { try options.loader.load(path, contents: contents) } else { try options.loader.load(path) }
@@ -93,6 +101,7 @@ public final class SheetScanner {
             let aligned = try align(loaded, &clock)
             let read = try read(aligned, &clock, cellImages: &cellImages)
             writing = read.writing
+            asRead = read.fields
             let weighed = weigh(read)
             clock.mark("weigh")
             var result = check(weighed, read: read, file: path, alignment: aligned.fit.report)
@@ -157,12 +166,11 @@ public final class SheetScanner {
         parsedRules[key] = rules
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
-        // A handwritten count whose value no rule weighs (a box score's opponent score) has only the
-        // reader's confidence, like a jersey number, and is doubted like one.
+        // A field no rule weighs has only its reader's confidence, worth what such readings earned.
         let fields = zip(template.fields, recognized.readings).map { field, reading in
             var reading = reading
-            if recognized.writing == .hand && field.kind == .count && !rules.valuesChecked.contains(field.id) {
-                SheetFieldReader.handUncheckedCount.apply(to: &reading)
+            if ReaderCalibration.maps(field.kind, writing: recognized.writing.rawValue, weighedByRules: rules.valuesChecked.contains(field.id)) {
+                reading.confidence = calibration.confidence(of: reading, writing: recognized.writing.rawValue, kind: field.kind)
             }
             return (id: field.id, reading: reading)
         }
@@ -171,32 +179,23 @@ public final class SheetScanner {
 
     /// Stage "weigh": every group of numbers the rules tie together weighed by the one model of doubt.
     private func weigh(_ read: Read) -> SheetPosterior.Weighed {
-        SheetPosterior(search: SuggestionSearch(template: read.template, rules: read.rules, today: options.today)).weigh(read.fields)
+        var posterior = SheetPosterior(search: SuggestionSearch(template: read.template, rules: read.rules, today: options.today))
+        if let slip = options.ruleSlip { posterior.slip = slip }
+        return posterior.weigh(read.fields)
     }
 
     /// Stage "check": the flags (under the review line, a value that is not the ink's, a number of a rule the
     /// values shown break, or a doubt only a person settles), the rules the ink breaks, and the sheet's status.
     private func check(_ weighed: SheetPosterior.Weighed, read: Read, file: String, alignment: AlignmentReport) -> SheetResult {
-        let line = options.minConfidence
         let inkValues = Dictionary(uniqueKeysWithValues: read.fields.map { ($0.id, $0.reading.value) })
         // The rules the sheet as read breaks: what the ink says.
         let failures = RuleCheck(template: read.template, rules: read.rules, values: inkValues, today: options.today).failures()
         let shown = Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) })
         let stillFailing = RuleCheck(template: read.template, rules: read.rules, values: shown, today: options.today).failures()
-        let fields = weighed.readings.map { field -> (id: String, reading: FieldReading) in
-            var reading = field.reading
-            // A rule that does not hold with the values shown says one of its numbers is not what the paper
-            // says, or the paper slipped: either way, none of them can be taken unseen.
-            for failure in stillFailing where failure.fields.contains(field.id) && failure.severity == .error {
-                reading.doubts.append(.inFailingRule(failure.rule))
-                reading.flagged = true
-            }
-            if reading.confidence < line {
-                if !reading.flagged { reading.doubts.append(.underTheLine(line)) }
-                reading.flagged = true
-            }
-            if reading.inkValue != nil || reading.doubts.contains(where: \.needsAPerson) { reading.flagged = true }
-            return (field.id, reading)
+            .filter { $0.severity == .error }
+        let flagging = Flagging(line: options.minConfidence)
+        let fields = weighed.readings.map { field in
+            (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))
         }
         let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
         var result = SheetResult(file: file, template: read.template.id, templateVersion: read.template.version, status: status,
@@ -223,6 +222,8 @@ public struct ScannedSheet: Sendable {
     /// How its numbers were written, as the recognizer judged; nil when the sheet failed before its
     /// fields were read.
     public var writing: Writing?
+    /// Each field as its reader gave it, before the rules weighed it (`eval --fit-calibration`).
+    public var asRead: [(id: String, reading: FieldReading)] = []
     /// The time each stage took, in order (`bench sheets`).
     public var stages: [StageTime] = []
 }

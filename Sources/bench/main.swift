@@ -64,7 +64,7 @@ func benchDigitsOnSheets(_ folders: [String]) throws {
     let library = try TemplateLibrary.load(folders: TemplateLibrary.defaultFolders())
     let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                   handwritten: HandwrittenDigitReader(network: network), writing: .hand)
-    let scanner = SheetScanner(library: library, options: ScanOptions(writing: .hand), recognizer: reader)
+    let scanner = try SheetScanner(library: library, options: ScanOptions(writing: .hand), recognizer: reader)
     var sheets = 0, written = 0
     for image in GroundTruth.images(in: folders) {
         let truth = try GroundTruth.load(GroundTruth.path(forImage: image))

@@ -236,17 +236,6 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         #expect(!HandwrittenDigitReader.straddles(mark, []))
     }
 
-    /// A count no rule checks (a box score's opponent score), read whole from a wide mark, is flagged
-    /// however sure the network was of its one digit: "58" written touching may read 5 at 96.
-    @Test func aCountNoRuleChecksReadFromAWideMarkIsFlagged() {
-        var wide = FieldReading(value: .integer(5), text: "5", confidence: 96, doubts: [.wideMark])
-        SheetFieldReader.handUncheckedCount.apply(to: &wide)
-        #expect(wide.flagged && wide.confidence <= 50, "\(wide)")
-        var plain = FieldReading(value: .integer(5), text: "5", confidence: 96)
-        SheetFieldReader.handUncheckedCount.apply(to: &plain)
-        #expect(!plain.flagged && plain.confidence == 96, "\(plain)")
-    }
-
     @Test func aOneWrittenAlongTheDividerStaysWithItsNumber() throws {
         let (template, page) = try sheet(["q3.shots": .integer(0)])
         let field = try #require(template.field("q3.shots"))

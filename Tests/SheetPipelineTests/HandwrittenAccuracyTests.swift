@@ -27,10 +27,9 @@ import Testing
         #expect(report.numeric.accuracy >= Floors.accuracy, "numeric accuracy \(report.numeric.accuracy)")
         // Confidence means something: what is not flagged is right — where a rule can check it. Numbers no
         // rule reads (none on the goalie sheets; the box score's jersey numbers) have only the reader's
-        // confidence; handwritten ones under 95 are flagged (`SheetFieldReader.handDigitString`), which took
-        // the committed box scores' jersey numbers wrong and unflagged from 3 of 72 to 0 (1 since the network
-        // learnt from more writers, read at 96) — but not every confident misread (3 of 212 on 20 newer box
-        // scores, read at 98–99), so they keep a floor of their own.
+        // confidence, worth what such readings earned on the calibration sets (`ReaderCalibration`): not
+        // every confident misread is caught (3 of 212 jersey numbers on 20 box scores were read wrong at
+        // 98–99), so they keep a floor of their own.
         let unchecked = try Self.numericFieldsNoRuleReads(template)
         let checked = Self.numeric(report, excluding: unchecked)
         #expect(checked.accuracyWhenConfident >= Floors.unflaggedAccuracy,
@@ -97,7 +96,7 @@ import Testing
         let library = try Fixtures.library()
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try .init()),
                                       handwritten: HandwrittenDigitReader(network: try .bundled()))
-        let scanner = SheetScanner(library: library, recognizer: reader)
+        let scanner = try SheetScanner(library: library, recognizer: reader)
         // handwritten-mnist: lacrosse only.
         for set in ["handwritten-phone", "handwritten-mnist", "printed"] {
             let folder = Fixtures.testImages.appendingPathComponent("\(template)/\(set)").path

@@ -46,6 +46,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// Print Tesseract read, which the handwriting reader read otherwise.
     case readersDisagree(handwriting: FieldValue)
     /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`).
+    /// Names only now (`SheetFieldReader.handText`); the other kinds are what stores written before
+    /// `ReaderCalibration` hold.
     case uncheckedHandwriting(UncheckedHandwriting)
 
     // The sheet.
@@ -69,9 +71,11 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case .unreadableMark, .outsideRange, .rangeChose, .outsideGameDates, .windowChose: 0.4
         case .digitsInMarkedBoxes: 0.25
         case .smallMark, .lineAndBoxesDisagree, .handwritingReaderAlone, .readersDisagree, .unlikelyCharacters: 0.5
-        case .struckOutCorrection, .faintMarksInEmptyField: 0.6
+        // A mark as wide as two digits is one digit at most 3 times in 5 (jersey numbers: "32" written touching
+        // read 3 at 98); on a count its sum tells them apart (`SheetPosterior`).
+        case .struckOutCorrection, .faintMarksInEmptyField, .wideMark: 0.6
         case .notADate, .noDigits, .noTextRead, .notANumber: 0.2
-        case .strayMarks, .wideMark, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
+        case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         }
     }
 

@@ -29,12 +29,14 @@ public struct RuleFailure: Sendable, Equatable, Codable {
 public struct ParsedRules: Sendable {
     /// Each rule with its expression, or nil when it does not parse (`template check` reports why).
     public let rules: [(spec: RuleSpec, expression: Expression?)]
-    /// The ids of the fields whose values some rule weighs (`Expression.valueReferences`).
+    /// The ids of the fields whose values some error rule weighs (`Expression.valueReferences`): the numbers
+    /// `SheetPosterior` weighs. (A warning describes unusual play, not a misread.)
     public let valuesChecked: Set<String>
 
     public init(_ template: SheetTemplate) {
         rules = (template.rules ?? []).map { ($0, try? RuleParser.parse($0.check)) }
-        valuesChecked = Set(rules.compactMap(\.expression).flatMap { Expression.ids($0.valueReferences, in: template.fields) })
+        valuesChecked = Set(rules.filter { $0.spec.effectiveSeverity == .error }.compactMap(\.expression)
+            .flatMap { Expression.ids($0.valueReferences, in: template.fields) })
     }
 }
 

@@ -177,17 +177,15 @@ public final class HandwrittenDigitReader {
             return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, doubts: doubts + [why]),
                                 glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
-        // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
-        // probability, so that only those read with probability 0.89 or more pass the default threshold:
-        // read at their probability, one date in eight at 70–89 was wrong.
-        let unchecked = field.kind == .date || field.kind == .digits
         // The window of game dates never makes a date surer than its ink made it: it says which of the ink's
         // readings a person should look at first. (Letting a date the window chose keep its weighed
         // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and the
         // surer date kept misread numbers from being mended.)
         let probability = min(top.probability, inked.first { $0.value == top.value }?.probability ?? 0)
+        // A date's confidence is the cube of its probability: no sum checks it, and read at its probability one
+        // date in eight at 70–89 was wrong (`SheetFieldReader.handDate`).
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
-                                   confidence: 100 * (unchecked ? pow(probability, 3) : probability), doubts: doubts)
+                                   confidence: 100 * (field.kind == .date ? pow(probability, 3) : probability), doubts: doubts)
         if field.kind == .date, let doubt = Self.dateDoubt(top.value, inked: inked, window: gameDates) { reading.doubt(doubt) }
         if unclear > 0 { reading.doubt(.unreadableMark) }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
@@ -197,13 +195,10 @@ public final class HandwrittenDigitReader {
         // as a digit too (a box line's remnant, a digit cut in two), and a digit wide in its own box is no
         // pair; real hands write wide 0s, 2s and 5s.
         if field.kind == .digits && wideAsOne > 0 || field.kind == .date && wideAcrossDivider > 0 {
-            reading.confidence = min(reading.confidence, 60)
             reading.doubt(.wideMark)
         } else if field.kind == .count && digitAndTail > 0 {
             // Read whole, where its halves were once read and doubted at 40 (`isDigitAndTail`): a sum still
-            // tells one digit from two, but the note keeps such a count from counting as sure when its sum
-            // breaks, and a count no rule checks is flagged for it
-            // (`SheetFieldReader.HandwritingDoubt`).
+            // tells one digit from two; a count no rule checks keeps the doubt's cap.
             reading.doubt(.wideMark)
         }
         if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, read: read, range: range) { reading.doubt(doubt) }

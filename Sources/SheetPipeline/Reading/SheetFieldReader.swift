@@ -69,7 +69,6 @@ public final class SheetFieldReader: FieldRecognizer {
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
-                if fields[i].field.kind == .digits { Self.handDigitString.apply(to: &readings[i]) }
                 if fields[i].field.kind == .date { Self.handDate.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
@@ -91,17 +90,17 @@ public final class SheetFieldReader: FieldRecognizer {
         return RecognizedFields(readings: readings, writing: decided)
     }
 
-    /// A reader's confidence on handwriting, where nothing else checks the reading, is trusted only
-    /// from `trusted` up; under it the field is flagged and its confidence lowered to what such readings
-    /// earned (`earned`, measured).
+    /// A reader's confidence on handwritten names and dates is trusted only from `trusted` up; under it the
+    /// field is flagged and its confidence lowered to what such readings earned (`earned`, measured). Both
+    /// wait for the names-and-season model (known names, a prior over game days); digit strings and counts no
+    /// rule weighs are worth what `ReaderCalibration` says.
     struct HandwritingDoubt {
         let trusted: Double
         let earned: Double
         let kind: ReadingDoubt.UncheckedHandwriting
 
         func apply(to reading: inout FieldReading) {
-            // A wide mark read as one digit may be two: doubted however sure the network was of the one.
-            guard reading.value != .empty, reading.confidence < trusted || reading.doubts.contains(.wideMark) else { return }
+            guard reading.value != .empty, reading.confidence < trusted else { return }
             reading.confidence = min(reading.confidence, earned)
             reading.flagged = true
             reading.doubts.append(.uncheckedHandwriting(kind))
@@ -112,23 +111,12 @@ public final class SheetFieldReader: FieldRecognizer {
     /// 95 or more were all right, those at 70–95 about 4 in 5, nearly all one letter off ("Camerm Lee").
     static let handText = HandwritingDoubt(trusted: 95, earned: 79, kind: .name)
 
-    /// Digit strings (jersey numbers), which no sum checks: those read at 70–95 were right about 9 times
-    /// in 10. It catches most confident misreads, not all (17 read as 77 at 98). Such a reading is held
-    /// under the review line (70) like every number flagged in doubt: a confidence of 70 or more stands
-    /// for a number right 99.5% of the time (issue 3), and 9 times in 10 is not that.
-    static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
-
-    /// Handwritten dates, which no sum checks either: the reader already gives them the cube of their
-    /// probability (`HandwrittenDigitReader`), yet most wrong numbers that passed unflagged were dates,
-    /// and those read at 70–80 were right about 19 times in 20. Such a date is held under the review line.
-    /// (Dates at 80–90 are still short of what 70 or more promises, but a line at 90 would flag many
-    /// right dates for very few wrong ones: docs/decisions.md.)
+    /// Handwritten dates: the reader gives them the cube of their probability (`HandwrittenDigitReader`), and
+    /// those read at 70–80 were right about 19 times in 20, so they are held under the review line. Mapped
+    /// through a calibration table instead, the 90 dates of the calibration sets (all right) made every date
+    /// worth 0.97 whatever its ink, and three MNIST-written dates read 1–4 days off passed on 40 sheets
+    /// (docs/decisions.md): the calibration sets hold too few wrong dates to tell a doubtful date from a sure one.
     static let handDate = HandwritingDoubt(trusted: 80, earned: 69, kind: .date)
-
-    /// Counts whose value no rule weighs (a box score's opponent score: only `present(opp.score)` reads
-    /// it), doubted like digit strings by `SheetScanner`, which knows the rules: under 95 such readings
-    /// passed wrong (81 read 21 at 74). Too few were measured to say what they earn, so they are held at 50.
-    static let handUncheckedCount = HandwritingDoubt(trusted: 95, earned: 50, kind: .count)
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.

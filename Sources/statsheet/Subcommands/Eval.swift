@@ -24,6 +24,12 @@ struct Eval: ParsableCommand {
     @Option(help: ArgumentHelp("Read digits with these network weights (a digits-cnn.bin with its .json beside it) instead of the shipped ones.",
                                valueName: "file"))
     var digitNetwork: String?
+    @Option(help: ArgumentHelp("Fit what each reader's confidence is worth on these sets (read with the readers' own confidences) and write the tables to this file, the shipped Sources/SheetPipeline/Calibration/reader-calibration.json for one. Use sets never used to report accuracy.",
+                               valueName: "file"))
+    var fitCalibration: String?
+    @Option(help: ArgumentHelp("The chance that the paper itself breaks a rule (a stat keeper's slip), in place of the model's 0.005: how it is fitted on sets with slips (see the Brier score).",
+                               valueName: "p"))
+    var ruleSlip: Double?
     @Option(help: ArgumentHelp("Stop with exit status 1 unless numeric accuracy is at least this percentage.", valueName: "percent"))
     var requireAccuracy: Double?
     @Option(help: ArgumentHelp("Stop with exit status 1 if more than this percentage of numeric fields are wrong and unflagged.", valueName: "percent"))
@@ -39,14 +45,23 @@ struct Eval: ParsableCommand {
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
         var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
         options.digitNetwork = digitNetwork
+        if fitCalibration != nil { options.calibration = .identity }
+        options.ruleSlip = ruleSlip
         let scanner = try SheetScanner(library: library, options: options)
         var report = EvaluationReport(minConfidence: minConfidence)
+        var samples: [ReaderCalibration.Sample] = []
         for image in images {
             let truth = try GroundTruth.load(GroundTruth.path(forImage: image))
             guard let template = library.template(id: truth.template) else {
                 throw RuntimeError("\(image): its truth names unknown template '\(truth.template)'")
             }
-            report.add(scanner.scan(image), truth: truth, template: template)
+            let scanned = scanner.scanSheet(image)
+            report.add(scanned.result, truth: truth, template: template)
+            if fitCalibration != nil { samples += EvaluationReport.calibrationSamples(scanned, truth: truth, template: template) }
+        }
+        if let fitCalibration {
+            try writeCalibration(ReaderCalibration.fit(samples, fittedOn: paths), to: fitCalibration)
+            return
         }
         if json {
             let encoder = JSONEncoder()
@@ -58,6 +73,17 @@ struct Eval: ParsableCommand {
         }
         if let requireAccuracy, report.numeric.accuracy * 100 < requireAccuracy { throw ExitCode(1) }
         if let maxSilentErrors, report.numeric.silentErrorRate * 100 > maxSilentErrors { throw ExitCode(1) }
+    }
+
+    private func writeCalibration(_ calibration: ReaderCalibration, to path: String) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try encoder.encode(calibration).write(to: URL(fileURLWithPath: path))
+        for (key, steps) in calibration.tables.sorted(by: { $0.key < $1.key }) {
+            let cells = steps.map { String(format: "≥%.2f→%.3f (%d)", $0.from, $0.accuracy, $0.readings) }
+            print("\(key): \(cells.joined(separator: "  "))")
+        }
+        print("wrote \(path)")
     }
 
     static func describe(_ r: EvaluationReport) -> String {
@@ -79,6 +105,7 @@ struct Eval: ParsableCommand {
         }
         if r.overTheLine.fields > 0 {
             lines.append("  confidence \(Int(r.minConfidence)) or more: \(r.overTheLine.fields) fields, \(pct(r.overTheLine.accuracy)) right")
+            lines.append("  Brier score (mean squared gap between confidence and right): \(String(format: "%.5f", r.brierScore))")
         }
         if r.numeric.flagged > 0 {
             lines.append("flagged numeric fields by cause (count, share of the numeric fields, right):")
