@@ -12,6 +12,7 @@ writes the image plus a `.truth.json`.
 See Tools/README.md for the profiles and the truth schema.
 """
 import argparse
+import csv
 import datetime
 import json
 import math
@@ -34,6 +35,21 @@ OPPONENTS = [
     "Riverside Prep", "Oak Hill", "Lakeview HS", "Summit Lacrosse", "Bayside Storm",
     "Jefferson High", "Mountain View", "Harbor City LC", "Pine Ridge", "Granite Bay",
 ]
+# Names as people write them, with accents, apostrophes and periods (--names varied), so reading names
+# against the club's known names is measured on them. Drawn from a generator of their own: with the
+# default (--names plain) every seed writes the sheets it always did, and with varied a seed's sheets
+# differ from its plain ones in names only.
+VARIED_ATHLETES = [
+    "Zoë Fernández", "Seán O'Brien", "Chloé Dubois", "José Núñez", "Renée St. Clair", "D'Andre Wallace",
+    "Åsa Lindqvist", "Björn Müller", "J.P. Lefèvre", "Noémie Côté", "Liam O'Connor", "Inés Peña",
+]
+VARIED_OPPONENTS = [
+    "St. Mary's", "O'Neill Prep", "St. Ignatius", "Mt. Hebron", "Notre-Dame HS", "Bishop O'Dowd",
+    "St. John's Prep", "Ft. Collins LC", "Académie Laval", "Sainte-Thérèse", "Queen's Park", "Coeur d'Alene",
+]
+# Handwriting fonts with no accented letters (`fc-list ':charset=00eb' file` does not list them): a
+# writer in one of these writes a varied name's letters without their accents, and the truth says so.
+FONTS_WITHOUT_ACCENTS = {"Rufscript010"}
 
 
 # ----------------------------------------------------------------------------
@@ -187,6 +203,65 @@ def invent_box_score(rng, layout):
     home = bool(rng.random() < 0.5)
     f["venue.home"], f["venue.away"] = home, not home
     return f
+
+
+def name_fields(template):
+    """The text fields that hold names, by the kind of name (`names` in the template, else the field
+    the gameLog section names): [(field id, kind)]."""
+    log = template.get("gameLog") or {}
+    by_log = {log.get("athlete"): "team" if log.get("role") == "team" else "athlete", log.get("opponent"): "opponent"}
+    players = log.get("players") or {}
+    for row in players.get("rows", []):
+        if players.get("name"):
+            by_log["%s.%s" % (row, players["name"])] = "player"
+    return [(f["id"], f.get("names") or by_log[f["id"]]) for f in template["fields"]
+            if f["kind"] == "text" and (f.get("names") or f["id"] in by_log)]
+
+
+def vary_names(values, template, rng):
+    """--names varied: each name on the sheet is, one time in two, one of the varied pools' instead
+    (athletes and players from VARIED_ATHLETES; teams and opponents from VARIED_OPPONENTS), never the
+    same as another name of the sheet."""
+    taken = {v for fid, _ in name_fields(template) for v in [values.get(fid)] if v}
+    for fid, kind in name_fields(template):
+        if not values.get(fid) or rng.random() >= 0.5:
+            continue
+        pool = [n for n in (VARIED_ATHLETES if kind in ("athlete", "player") else VARIED_OPPONENTS) if n not in taken]
+        if pool:
+            values[fid] = str(rng.choice(pool))
+            taken.add(values[fid])
+
+
+def without_accents(text):
+    import unicodedata
+    return "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c)).replace("Å", "A").replace("å", "a")
+
+
+def write_roster(path, names_seen):
+    """--roster: the names the generated sheets use, as a `statsheet names import` file."""
+    order = {"athlete": 0, "opponent": 1, "player": 2, "team": 3}
+    rows = sorted(names_seen, key=lambda r: (order[r[0]], r[1], r[2], r[3]))
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        w = csv.writer(fh, lineterminator="\n")
+        w.writerow(["kind", "name", "number", "team"])
+        w.writerows(rows)
+
+
+def roster_names(values, template):
+    """(kind, name, number, team) of each name a sheet's truth holds: players with their jersey and team."""
+    log = template.get("gameLog") or {}
+    players = log.get("players") or {}
+    team = values.get(log.get("athlete")) if log.get("role") == "team" else None
+    found = set()
+    for fid, kind in name_fields(template):
+        name = values.get(fid)
+        if not name:
+            continue
+        number = ""
+        if kind == "player" and players.get("number"):
+            number = values.get("%s.%s" % (fid.split(".")[0], players["number"])) or ""
+        found.add((kind, name, str(number), (team or "") if kind == "player" else ""))
+    return found
 
 
 def invent_values(rng, template):
@@ -1602,6 +1677,8 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
     values = conform_to_template(invent_values(rng, template), template)
     slipped = slip_totals(values, template, args.slip_rate, np.random.default_rng([args.seed, index, 1]))
+    if args.names == "varied":
+        vary_names(values, template, np.random.default_rng([args.seed, index, 2]))
     days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
     values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
 
@@ -1618,6 +1695,10 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
                         (blank.size[1], blank.size[0]))
     writer.handwriting = args.handwriting
     filler = HandFiller(rng, writer, sx, sy, args.touching_pairs)
+    if text_font in FONTS_WITHOUT_ACCENTS:
+        for fid, _ in name_fields(template):
+            if values.get(fid):
+                values[fid] = without_accents(values[fid])
 
     fields = {f["id"]: f for f in template["fields"]}
     counts = [f["id"] for f in template["fields"] if f["kind"] == "count" and values[f["id"]] is not None]
@@ -1697,6 +1778,8 @@ def make_sheet(index, args, template, blank, sx, sy):
         return finish_sheet(rng, index, args, template, values, page, gen, extra, profile, sx, sy)
     values = conform_to_template(invent_values(rng, template), template)
     slipped = slip_totals(values, template, args.slip_rate, np.random.default_rng([args.seed, index, 1]))
+    if args.names == "varied":
+        vary_names(values, template, np.random.default_rng([args.seed, index, 2]))
 
     font_name = str(rng.choice(FONTS))
     font_path = os.path.join(args.font_dir, font_name + ".ttf")
@@ -1846,6 +1929,12 @@ def main():
     ap.add_argument("--page-shape", choices=PAGE_SHAPES, default="flat",
                     help="paper that does not lie flat: a cylindrical bow, one curled corner, one fold or a slight "
                          "crumple (default flat); the same seed writes the same content whatever the shape")
+    ap.add_argument("--names", choices=["plain", "varied"], default="plain",
+                    help="plain: the usual pools (default); varied: about half the names with accents, apostrophes "
+                         "and periods (St. Mary's, O'Neill Prep, Zoë Fernández); other draws stay as with plain")
+    ap.add_argument("--roster", metavar="FILE.csv",
+                    help="also write the names the sheets use (kind,name,number,team) as a file for "
+                         "`statsheet names import`, to import before scanning the set")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
                     help="also write sheet-NNN.overlay.png (debug: mapped field rects; do not commit)")
@@ -1872,10 +1961,17 @@ def main():
             sys.exit("error: missing handwriting fonts: %s\ninstall: apt-get install %s"
                      % (", ".join(missing), " ".join(HAND_FONT_PACKAGES)))
     os.makedirs(args.out, exist_ok=True)
+    names_seen = set()
     for i in range(args.start, args.start + args.count):
         name, prof = make_sheet(i, args, template, blank, sx, sy)
         size = os.path.getsize(os.path.join(args.out, name))
         print("%s  %-5s  %6.0f KB" % (name, prof, size / 1024))
+        if args.roster:
+            with open(os.path.join(args.out, "sheet-%03d.truth.json" % i), encoding="utf-8") as fh:
+                names_seen |= roster_names(json.load(fh)["fields"], template)
+    if args.roster:
+        write_roster(args.roster, names_seen)
+        print("%s  %d names" % (args.roster, len(names_seen)))
 
 
 if __name__ == "__main__":

@@ -64,6 +64,15 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
                 problems.append("gameLog.\(key): field '\(id)' is a \(k.rawValue), not a \(kinds.map(\.rawValue).joined(separator: " or "))")
             }
         }
+        // The store learns an approved game log's names by their place in it (`GameLogDraft.knownNames`):
+        // a field that says it holds another kind of name contradicts that.
+        func names(_ key: String, _ id: String?, _ expected: NameKind) {
+            guard let id, let names = fields.first(where: { $0.id == id })?.names, names != expected else { return }
+            problems.append("gameLog.\(key): field '\(id)' holds \(names.rawValue) names; a \(role) game log's \(key) holds \(expected.rawValue) names")
+        }
+        names("athlete", athlete, role == "team" ? .team : .athlete)
+        names("opponent", opponent, .opponent)
+        for row in players?.rows ?? [] { names("players.name (\(row))", players?.name.map { "\(row).\($0)" }, .player) }
         if !isName(role) { problems.append("gameLog.role: '\(role)' must be lowercase letters, digits and '_'") }
         expect("athlete", athlete, [.text])
         expect("date", date, [.date])

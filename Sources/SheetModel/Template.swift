@@ -28,9 +28,13 @@ public struct FieldSpec: Sendable, Equatable, Codable {
     public var label: String?
     /// Inclusive bounds for counts, written `[min, max]`.
     public var range: [Int]?
+    /// Which of the club's known names a text field holds (`"names": "opponent"`): what it is read against.
+    public var names: NameKind?
 
-    public init(id: String, kind: FieldKind, rect: Rect, combs: Int? = nil, label: String? = nil, range: [Int]? = nil) {
+    public init(id: String, kind: FieldKind, rect: Rect, combs: Int? = nil, label: String? = nil, range: [Int]? = nil,
+                names: NameKind? = nil) {
         self.id = id; self.kind = kind; self.rect = rect; self.combs = combs; self.label = label; self.range = range
+        self.names = names
     }
 
     /// The comb boxes of this field, or the whole rect when it has none.

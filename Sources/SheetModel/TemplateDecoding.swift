@@ -65,6 +65,9 @@ extension SheetTemplate {
             if let range = field.range, field.allowedRange == nil {
                 problems.append("\(name): range \(range) must be [min, max] with min ≤ max")
             }
+            if let names = field.names, field.kind != .text {
+                problems.append("\(name): only a text field holds names, not a \(field.kind.rawValue) (names \"\(names.rawValue)\")")
+            }
         }
         for i in fields.indices {
             for j in fields.indices where j > i && fields[i].rect.intersects(fields[j].rect) {
@@ -128,6 +131,9 @@ extension SheetTemplate {
         case .dataCorrupted(let context):
             if context.codingPath.last?.stringValue == "kind" {
                 return "\(path(context.codingPath)): not one of \(FieldKind.allCases.map(\.rawValue).joined(separator: ", "))"
+            }
+            if context.codingPath.last?.stringValue == "names" {
+                return "\(path(context.codingPath)): not one of \(NameKind.allCases.map(\.rawValue).joined(separator: ", "))"
             }
             if context.codingPath.last?.stringValue == "severity" {
                 return "\(path(context.codingPath)): not one of \(RuleSeverity.allCases.map(\.rawValue).joined(separator: ", "))"

@@ -46,6 +46,7 @@ extension PostgresSheetStore {
                     for sql in StoreSQL.deleteGameLogNumbers { try await session.execute(sql, [.int(logID)]) }
                     for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: logID, draft) { try await session.execute(sql, arguments) }
                 }
+                try await Self.learnNames(gameLogID: logID, in: session)
             }
             try await session.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(
                 .approved, sheetID: approval.sheetID, reviewer: approval.reviewer, at: approval.at, reason: reason,

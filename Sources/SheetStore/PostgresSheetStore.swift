@@ -83,6 +83,9 @@ public final class PostgresSheetStore: SheetStore {
                 if migration.name == "v4" {
                     for row in try await session.rows(EarlierNotes.untyped) { try await session.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
                 }
+                if migration.name == "v5" {
+                    for row in try await session.rows(StoreSQL.approvedGameLogIDs) { try await learnNames(gameLogID: row.int64("id") ?? 0, in: session) }
+                }
                 try await session.execute("INSERT INTO statsheet_migrations (name, applied_at) VALUES (?, ?)",
                                           [.text(migration.name), .text(Timestamp.string(Date()))])
             }
@@ -178,7 +181,16 @@ public final class PostgresSheetStore: SheetStore {
         try await lockGame(draft.role, athlete: draft.athlete, date: draft.date, in: session)
         let duplicate = try await StoreSQL.duplicateGame(draft).asyncMap { try await session.int64($0.sql, $0.arguments) } ?? nil
         let log = StoreSQL.newGameLog(draft, status: sheet.result.status, policy: policy, duplicate: duplicate, at: sheet.scannedAt)
-        return outcome(StoreSQL.outcome(id: try await insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session), log))
+        let id = try await insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
+        try await learnNames(gameLogID: id, in: session)
+        return outcome(StoreSQL.outcome(id: id, log))
+    }
+
+    /// Adds the names of a game log if it is approved (`StoreSQL.learntNames`); known ones are left as they are.
+    static func learnNames(gameLogID: Int64, in session: PostgresSession) async throws {
+        guard let log = try await session.rows(StoreSQL.approvedGameLogNames, [.int(gameLogID)]).first else { return }
+        let names = StoreSQL.learntNames(log: log, playerLines: try await session.rows(StoreSQL.playerLinesOfGameLog, [.int(gameLogID)]))
+        for name in StoreSQL.insertionOrder(names) { try await session.execute(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) }
     }
 
     /// Holds, until the transaction ends, the lock for one athlete's games on one date: the
@@ -240,6 +252,7 @@ public final class PostgresSheetStore: SheetStore {
         try await write { session in
             let changed = try await session.rows(StoreSQL.approveGameLog + " RETURNING id", [.text(Timestamp.string(time)), .text(reviewer), .int(id)])
             if changed.isEmpty { throw StoreError("no game log \(id)") }
+            try await Self.learnNames(gameLogID: id, in: session)
         }
     }
 
@@ -300,9 +313,29 @@ public final class PostgresSheetStore: SheetStore {
             for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try await session.execute(sql, arguments) }
             if let log = sheet.gameLog {
                 let duplicate = try await log.duplicateOfSheet.asyncMap { try await session.int64(StoreSQL.gameLogOfSheetHash, [.text($0)]) } ?? nil
-                _ = try await Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
+                let id = try await Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
+                try await Self.learnNames(gameLogID: id, in: session)
             }
             return true
+        }
+    }
+
+    // MARK: Known names
+
+    public func addKnownNames(_ names: [StoredKnownName]) async throws -> Int {
+        try await write { session in
+            var added = 0
+            for name in StoreSQL.insertionOrder(names) where try await session.int64(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) != nil {
+                added += 1
+            }
+            return added
+        }
+    }
+
+    public func knownNames(kind: NameKind?) async throws -> [StoredKnownName] {
+        let query = StoreSQL.knownNames(kind: kind)
+        return try await read { session in
+            try await session.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder)
         }
     }
 }

@@ -45,6 +45,7 @@ extension SQLiteSheetStore {
                     for sql in StoreSQL.deleteGameLogNumbers { try db.execute(sql, [.int(logID)]) }
                     for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: logID, draft) { try db.execute(sql, arguments) }
                 }
+                try Self.learnNames(gameLogID: logID, in: db)
             }
             try db.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(.approved, sheetID: approval.sheetID, reviewer: approval.reviewer,
                                                                                at: approval.at, reason: reason, failures: approval.ruleFailures,

@@ -43,6 +43,9 @@ public final class SQLiteSheetStore: SheetStore {
                 if migration.name == "v4" {
                     for row in try db.rows(EarlierNotes.untyped) { try db.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
                 }
+                if migration.name == "v5" {
+                    for row in try db.rows(StoreSQL.approvedGameLogIDs) { try SQLiteSheetStore.learnNames(gameLogID: row.int64("id") ?? 0, in: db) }
+                }
             }
         }
         return migrator
@@ -152,7 +155,16 @@ public final class SQLiteSheetStore: SheetStore {
         // insert after it are one step for every process.
         let duplicate = try StoreSQL.duplicateGame(draft).map { try db.int64($0.sql, $0.arguments) } ?? nil
         let log = StoreSQL.newGameLog(draft, status: sheet.result.status, policy: policy, duplicate: duplicate, at: sheet.scannedAt)
-        return outcome(StoreSQL.outcome(id: try insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db), log))
+        let id = try insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db)
+        try learnNames(gameLogID: id, in: db)
+        return outcome(StoreSQL.outcome(id: id, log))
+    }
+
+    /// Adds the names of a game log if it is approved (`StoreSQL.learntNames`); known ones are left as they are.
+    static func learnNames(gameLogID: Int64, in db: Database) throws {
+        guard let log = try db.rows(StoreSQL.approvedGameLogNames, [.int(gameLogID)]).first else { return }
+        let names = StoreSQL.learntNames(log: log, playerLines: try db.rows(StoreSQL.playerLinesOfGameLog, [.int(gameLogID)]))
+        for name in StoreSQL.insertionOrder(names) { _ = try db.int64(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) }
     }
 
     private static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in db: Database) throws -> Int64 {
@@ -206,6 +218,7 @@ public final class SQLiteSheetStore: SheetStore {
         try await write { db in
             try db.execute(StoreSQL.approveGameLog, [.text(Timestamp.string(time)), .text(reviewer), .int(id)])
             if db.changesCount == 0 { throw StoreError("no game log \(id)") }
+            try Self.learnNames(gameLogID: id, in: db)
         }
     }
 
@@ -255,10 +268,25 @@ public final class SQLiteSheetStore: SheetStore {
             for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try db.execute(sql, arguments) }
             if let log = sheet.gameLog {
                 let duplicate = try log.duplicateOfSheet.map { try db.int64(StoreSQL.gameLogOfSheetHash, [.text($0)]) } ?? nil
-                _ = try Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db)
+                try Self.learnNames(gameLogID: try Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db), in: db)
             }
             return true
         }
+    }
+
+    // MARK: Known names
+
+    public func addKnownNames(_ names: [StoredKnownName]) async throws -> Int {
+        try await write { db in
+            try StoreSQL.insertionOrder(names).reduce(0) { added, name in
+                added + (try db.int64(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) == nil ? 0 : 1)
+            }
+        }
+    }
+
+    public func knownNames(kind: NameKind?) async throws -> [StoredKnownName] {
+        let query = StoreSQL.knownNames(kind: kind)
+        return try await read { db in try db.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder) }
     }
 }
 

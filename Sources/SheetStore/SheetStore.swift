@@ -84,6 +84,15 @@ public protocol SheetStore: Sendable {
     func insert(_ sheet: StoredSheet) async throws -> Bool
     /// Puts a failure copied from another store in place of any for the same path, attempts and times as they were.
     func restoreFailure(_ failure: FailureRecord) async throws
+
+    // MARK: Known names (issue 42). Every game log approved (at once, by a reviewer, or copied approved)
+    // adds its names with source `sheet`, in the approval's transaction.
+
+    /// Adds, in one transaction, the names not yet known: a name of the same kind and `KnownName.matchKey`
+    /// already stored, whatever its spelling or source, is left as it is. Returns how many were added.
+    func addKnownNames(_ names: [StoredKnownName]) async throws -> Int
+    /// The known names, all or of one kind, in `StoredKnownName.listOrder`.
+    func knownNames(kind: NameKind?) async throws -> [StoredKnownName]
 }
 
 /// A stored sheet with everything kept about it, independent of any store's ids.

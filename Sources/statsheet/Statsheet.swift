@@ -12,6 +12,6 @@ struct Statsheet: AsyncParsableCommand {
             'statsheet report' writes the season's charts and the review state to one HTML page.
             """,
         version: "0.1.0",
-        subcommands: [Scan.self, Review.self, Games.self, BoxScores.self, Report.self, Sheets.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
+        subcommands: [Scan.self, Review.self, Games.self, BoxScores.self, Report.self, Sheets.self, Names.self, StoreCommand.self, Eval.self, TemplateCommand.self, Doctor.self]
     )
 }

@@ -59,6 +59,48 @@ struct PostgresStoreTests {
     /// (each game starts at one scheduled instant on every station), game after game: each file is
     /// stored once, and of each game's logs exactly one is approved, the others wait as its
     /// probable duplicates.
+    /// A database made before known names (schema v4) learns, when a station opens it, the names of the
+    /// game logs already approved in it, and of no other.
+    @Test func aDatabaseBeforeKnownNamesLearnsItsApprovedGameLogsNamesWhenOpened() async throws {
+        try await TestPostgres.withDatabase { url in
+            let store = try await PostgresSheetStore.open(url: url)
+            _ = try await store.record(StoreConformance.sheet(hash: "a", athlete: "Zoë Fernández", opponent: "O'Neill Prep"),
+                                       policy: ApprovalPolicy(), replace: false)
+            _ = try await store.record(StoreConformance.sheet(hash: "b", athlete: "Sam Okafor", status: .needsReview), policy: ApprovalPolicy(), replace: false)
+            try await store.write { session in
+                try await session.execute("DROP TABLE known_names")
+                try await session.execute("DELETE FROM statsheet_migrations WHERE name = 'v5'")
+            }
+            await store.close()
+            let migrated = try await PostgresSheetStore.open(url: url)
+            #expect(try await migrated.knownNames(kind: nil).map(\.name) == [KnownName(kind: .athlete, name: "Zoë Fernández"),
+                                                                              KnownName(kind: .opponent, name: "O'Neill Prep")])
+            #expect(try await migrated.knownNames(kind: nil).allSatisfy { $0.source == .sheet })
+            await migrated.close()
+        }
+    }
+
+    /// Two stations importing the same roster at once, and approving sheets that name it: each name is
+    /// stored once, and neither transaction fails.
+    @Test func stationsAddingTheSameNamesAtOnceStoreEachOnce() async throws {
+        try await TestPostgres.withDatabase { url in
+            let names = (1...40).map { KnownName(kind: .player, name: "Player \($0)", number: "\($0)", team: "Granite Bay") }
+                + [KnownName(kind: .opponent, name: "St. Mary's"), KnownName(kind: .athlete, name: "Zoë Fernández")]
+            let stations = [try await PostgresSheetStore.open(url: url), try await PostgresSheetStore.open(url: url)]
+            let added = try await withThrowingTaskGroup(of: Int.self) { group in
+                for (i, station) in stations.enumerated() {
+                    // Each station in its own order: the store inserts in one order whatever it is given.
+                    let mine = StoreConformance.imported(i == 0 ? names : names.reversed())
+                    group.addTask { try await station.addKnownNames(mine) }
+                }
+                return try await group.reduce(0, +)
+            }
+            #expect(added == names.count)
+            #expect(try await stations[0].knownNames(kind: nil).count == names.count)
+            for station in stations { await station.close() }
+        }
+    }
+
     @Test func stationsRacingStoreEachSheetAndGameOnce() async throws {
         try await TestPostgres.withDatabase { url in
             var stations: [PostgresSheetStore] = []

@@ -80,6 +80,29 @@ enum TemporaryStore {
         #expect(try await again.goalieGameLogs(GameLogFilter()).count == 1)
     }
 
+    /// A store made before known names (schema v4) learns, when it is opened, the names of the game logs
+    /// already approved in it, and of no other.
+    @Test func aStoreBeforeKnownNamesLearnsItsApprovedGameLogsNamesWhenOpened() async throws {
+        let dir = try TemporaryStore.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("s.sqlite").path
+        do {
+            let store = try SQLiteSheetStore(path: path)
+            _ = try await store.record(StoreConformance.sheet(hash: "a", athlete: "Zoë Fernández", opponent: "St. Mary's"),
+                                       policy: ApprovalPolicy(), replace: false)
+            _ = try await store.record(StoreConformance.sheet(hash: "b", athlete: "Sam Okafor", status: .needsReview), policy: ApprovalPolicy(), replace: false)
+            // Back to v4: no known names, the v5 migration not run.
+            try await store.write { db in
+                try db.execute("DROP TABLE known_names", [])
+                try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v5'", [])
+            }
+        }
+        let migrated = try SQLiteSheetStore(path: path)
+        #expect(try await migrated.knownNames(kind: nil).map(\.name) == [KnownName(kind: .athlete, name: "Zoë Fernández"),
+                                                                          KnownName(kind: .opponent, name: "St. Mary's")])
+        #expect(try await migrated.knownNames(kind: nil).allSatisfy { $0.source == .sheet && $0.addedAt == Date(timeIntervalSince1970: 1_790_000_000) })
+    }
+
     @Test func unopenableStoreNamesThePath() throws {
         #expect(throws: StoreError.self) { _ = try SQLiteSheetStore(path: "/nonexistent-folder/x/store.sqlite") }
     }

@@ -37,6 +37,10 @@ enum StoreConformance {
         Case(name: "box scores: one line per player in box_score_lines, with FG%, 3P% and FT%", run: boxScoreLines),
         Case(name: "box scores: approval stores the corrected player lines; a stored sheet carries them", run: boxScoreApproval),
         Case(name: "box scores: a re-read replaces the player lines, never adds to them", run: boxScoreReread),
+        Case(name: "known names: added once by kind and match key; accents and apostrophes as written", run: knownNamesOnce),
+        Case(name: "known names: learnt from every approved game log, never from one waiting", run: knownNamesLearnt),
+        Case(name: "known names: a box score teaches its team, opponent and players with their numbers", run: knownNamesOfABoxScore),
+        Case(name: "known names: a copied approved sheet teaches its names", run: knownNamesOfACopiedSheet),
     ]
 
     // MARK: Fixtures
@@ -543,5 +547,104 @@ enum StoreConformance {
         let lines = try await store.boxScoreLines(GameLogFilter())
         #expect(lines.map(\.player) == ["Avery Johnson", "Cameron Lee"], "the re-read's lines only")
         #expect(try await store.gameLogs(sheetID: nil).count == 1)
+    }
+
+    // MARK: Known names (issue 42)
+
+    static let importTime = Date(timeIntervalSince1970: 1_789_000_000)
+
+    static func imported(_ names: [KnownName], at time: Date = importTime) -> [StoredKnownName] {
+        names.map { StoredKnownName(name: $0, source: .imported, addedAt: time) }
+    }
+
+    static func knownNamesOnce(_ store: any SheetStore) async throws {
+        let roster = [
+            KnownName(kind: .opponent, name: "St. Mary's"), KnownName(kind: .opponent, name: "O'Neill Prep"),
+            KnownName(kind: .athlete, name: "Zoë Fernández", number: "1", team: "Granite Bay"),
+            KnownName(kind: .player, name: "Lee, \"Cam\"", number: "00", team: "Granite Bay"),
+        ]
+        #expect(try await store.addKnownNames(imported(roster)) == 4)
+        #expect(try await store.addKnownNames(imported(roster, at: reviewTime)) == 0, "the same names again add nothing")
+        // The same name as people write it differently is no new name; the same letters of another kind are.
+        #expect(try await store.addKnownNames(imported([KnownName(kind: .opponent, name: "ST.  MARY’S"),
+                                                         KnownName(kind: .athlete, name: "Zoe\u{0308} Ferna\u{0301}ndez", number: "1", team: "granite bay")])) == 0)
+        #expect(try await store.addKnownNames(imported([KnownName(kind: .athlete, name: "St. Mary's"),
+                                                         KnownName(kind: .player, name: "Lee, \"Cam\"", number: "0", team: "Granite Bay")])) == 2)
+        let all = try await store.knownNames(kind: nil)
+        #expect(all.map(\.name) == [
+            KnownName(kind: .athlete, name: "St. Mary's"), KnownName(kind: .athlete, name: "Zoë Fernández", number: "1", team: "Granite Bay"),
+            KnownName(kind: .opponent, name: "O'Neill Prep"), KnownName(kind: .opponent, name: "St. Mary's"),
+            KnownName(kind: .player, name: "Lee, \"Cam\"", number: "0", team: "Granite Bay"),
+            KnownName(kind: .player, name: "Lee, \"Cam\"", number: "00", team: "Granite Bay"),
+        ])
+        #expect(all.allSatisfy { $0.source == .imported })
+        #expect(all.first { $0.name.name == "Zoë Fernández" }?.addedAt == importTime, "the first import's time is kept")
+        // Written as imported, byte for byte: one precomposed ë, the ASCII apostrophe.
+        #expect(try await store.knownNames(kind: .opponent).map(\.name.name) == ["O'Neill Prep", "St. Mary's"])
+        #expect(try await store.knownNames(kind: .athlete).contains { Array($0.name.name.unicodeScalars) == Array("Zo\u{00EB} Fern\u{00E1}ndez".unicodeScalars) })
+        #expect(try await store.knownNames(kind: .team).isEmpty)
+        #expect(try await store.addKnownNames([]) == 0)
+    }
+
+    static func knownNamesLearnt(_ store: any SheetStore) async throws {
+        // Imported first: a sheet that names it again leaves it as imported.
+        #expect(try await store.addKnownNames(imported([KnownName(kind: .athlete, name: "Quinn Walker")])) == 1)
+        // Approved at once (a clean sheet): its names are known from its scan.
+        _ = try await store.record(sheet(hash: "c1", athlete: "Zoë Fernández", opponent: "O'Neill Prep"), policy: ApprovalPolicy(), replace: false)
+        // Waiting for review: nothing learnt yet.
+        let waiting = try await recordForReview(store, hash: "c2")
+        var review = try await store.sheetReview(sheetID: waiting)
+        _ = try await store.addCorrection(NewCorrection(sheetID: waiting, field: "opponent", newValue: .string("St. Mary's"), reviewer: "ann",
+                                                        at: reviewTime, expectedRevision: review.revision))
+        let queued = try await store.record(sheet(hash: "c3", athlete: "Sam Okafor", date: "2026-05-02", opponent: "Jefferson High"),
+                                            policy: ApprovalPolicy(approveClean: false), replace: false)
+        func names() async throws -> [String] { try await store.knownNames(kind: nil).map { "\($0.name.kind.rawValue):\($0.name.name):\($0.source.rawValue)" } }
+        #expect(try await names() == ["athlete:Quinn Walker:import", "athlete:Zoë Fernández:sheet", "opponent:O'Neill Prep:sheet"])
+        #expect(try await store.knownNames(kind: .opponent).first?.addedAt == Date(timeIntervalSince1970: 1_790_000_000), "when it was approved")
+
+        // A reviewer's approval teaches the corrected names.
+        review = try await store.sheetReview(sheetID: waiting)
+        try await store.approveSheet(SheetApproval(sheetID: waiting, expectedRevision: review.revision, reviewer: "ann", at: reviewTime,
+                                                   gameLog: template.gameLog!.draft(from: review.values), ruleFailures: [],
+                                                   overrideReason: "checked on paper"))
+        #expect(try await names() == ["athlete:Quinn Walker:import", "athlete:Zoë Fernández:sheet", "opponent:O'Neill Prep:sheet",
+                                      "opponent:St. Mary's:sheet"])
+        #expect(try await store.knownNames(kind: .opponent).last?.addedAt == reviewTime)
+        // So does approving a waiting game log.
+        guard case .pending(let id, _)? = gameLog(queued) else { Issue.record("\(queued)"); return }
+        try await store.approveGameLog(id: id, by: "coach", at: reviewTime)
+        #expect(try await names() == ["athlete:Quinn Walker:import", "athlete:Sam Okafor:sheet", "athlete:Zoë Fernández:sheet",
+                                      "opponent:Jefferson High:sheet", "opponent:O'Neill Prep:sheet", "opponent:St. Mary's:sheet"])
+    }
+
+    static func knownNamesOfABoxScore(_ store: any SheetStore) async throws {
+        _ = try await store.record(boxScore(hash: "c4"), policy: ApprovalPolicy(), replace: false)
+        let names = try await store.knownNames(kind: nil).map(\.name)
+        #expect(names == [
+            KnownName(kind: .opponent, name: "Summit"),
+            KnownName(kind: .player, name: "Avery Johnson", number: "23", team: "Granite Bay"),
+            KnownName(kind: .player, name: "Cameron Lee", number: "00", team: "Granite Bay"),
+            KnownName(kind: .player, name: "Drew Patel", number: "5", team: "Granite Bay"),
+            KnownName(kind: .team, name: "Granite Bay"),
+        ])
+        // Read again: the same names, nothing added.
+        _ = try await store.record(boxScore(hash: "c4"), policy: ApprovalPolicy(), replace: true)
+        #expect(try await store.knownNames(kind: nil).count == 5)
+    }
+
+    static func knownNamesOfACopiedSheet(_ store: any SheetStore) async throws {
+        let id = sheetID(try await store.record(sheet(hash: "c5", athlete: "Zoë Fernández"), policy: ApprovalPolicy(), replace: false))
+        var copy = try await store.storedSheet(id: id)
+        copy.sha256 = String(repeating: "c6", count: 32)
+        copy.gameLog?.content.athlete = "Pat O'Neill"
+        #expect(try await store.insert(copy))
+        #expect(try await store.knownNames(kind: .athlete).map(\.name.name) == ["Pat O'Neill", "Zoë Fernández"])
+        var waiting = copy
+        waiting.sha256 = String(repeating: "c7", count: 32)
+        waiting.gameLog?.content.athlete = "Not Approved"
+        waiting.gameLog?.approvedAt = nil
+        waiting.gameLog?.approvedBy = nil
+        #expect(try await store.insert(waiting))
+        #expect(try await store.knownNames(kind: .athlete).count == 2)
     }
 }

@@ -47,7 +47,7 @@ import Testing
     @Test func helpListsEveryCommand() throws {
         let r = try Self.run(["--help"])
         #expect(r.status == 0)
-        for command in ["scan", "games", "report", "sheets", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
+        for command in ["scan", "games", "report", "sheets", "names", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
         let scan = try Self.run(["scan", "--help"])
         for option in ["--template", "--json", "--overlay", "--min-confidence", "--max-megapixels", "--db", "--jobs", "--dry-run",
                        "--reread", "--review-all", "--athlete", "--opponent", "--context"] {

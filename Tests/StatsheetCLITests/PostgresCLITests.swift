@@ -129,9 +129,13 @@ struct PostgresCLITests {
         try await TestPostgres.withDatabase { url in
             let once = try CLITests.run(["store", "copy", "--from", sqlite, "--to", url])
             #expect(once.status == 0, "\(once.stderr)")
-            #expect(once.stdout.contains("copied 4 sheets (0 already there) and 1 failure from \(sqlite) to postgres://statsheet:***@"), "\(once.stdout)")
+            let names = try await station.knownNames(kind: nil).count
+            #expect(names > 0, "the clean sheets' names were learnt")
+            #expect(once.stdout.contains("copied 4 sheets (0 already there), 1 failure and \(names) known names from \(sqlite) to postgres://statsheet:***@"),
+                    "\(once.stdout)")
             let twice = try CLITests.run(["store", "copy", "--from", sqlite, "--to", url])
-            #expect(twice.stdout.contains("copied 0 sheets (4 already there)"), "\(twice.stdout)")
+            #expect(twice.stdout.contains("copied 0 sheets (4 already there), ") && twice.stdout.contains(" and 0 known names from "), "\(twice.stdout)")
+            #expect(try await TestPostgres.count("SELECT COUNT(*) FROM known_names", in: url) == names)
             #expect(try await StoreCLITests.counts(postgres: url) == source)
             #expect(try await TestPostgres.count("SELECT COUNT(*) FROM corrections", in: url) == 1)
             #expect(try await TestPostgres.count("SELECT COUNT(*) FROM scan_failures WHERE attempts = 1", in: url) == 1)

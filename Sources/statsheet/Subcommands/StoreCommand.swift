@@ -11,13 +11,13 @@ struct StoreCommand: AsyncParsableCommand {
 
     struct Copy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Copy every sheet, reading, correction, game log and failure from one store into another.",
+            abstract: "Copy every sheet, reading, correction, game log, failure and known name from one store into another.",
             discussion: """
                 Each of --from and --to is a SQLite file or a PostgreSQL URL \
                 (postgres://user:password@host:port/database?sslmode=require). Sheets are matched by the SHA-256 \
                 of their file: one the destination already holds is left as it is, so copying twice, or again \
                 after a copy that stopped, stores nothing twice. Approvals, reviewers and times are copied as \
-                they were.
+                they were; so are known names (statsheet names), a name the destination knows left as it is.
                 """)
 
         @Option(help: ArgumentHelp("The store to copy from (it must exist).", valueName: "path|url")) var from: String
@@ -29,8 +29,9 @@ struct StoreCommand: AsyncParsableCommand {
                 let source = try await StoreLocator.openExisting(from)
                 let target = try await StoreLocator.open(to)
                 let counts = try await copy(from: source, to: target)
-                print("copied \(counts.sheets) sheet\(counts.sheets == 1 ? "" : "s") (\(counts.present) already there) and "
-                      + "\(counts.failures) failure\(counts.failures == 1 ? "" : "s") from \(fromName) to \(toName)")
+                print("copied \(counts.sheets) sheet\(counts.sheets == 1 ? "" : "s") (\(counts.present) already there), "
+                      + "\(counts.failures) failure\(counts.failures == 1 ? "" : "s") and \(counts.names) known name\(counts.names == 1 ? "" : "s") "
+                      + "from \(fromName) to \(toName)")
                 await StoreLocator.close(source)
                 await StoreLocator.close(target)
             } catch let error as StoreError {
@@ -40,8 +41,11 @@ struct StoreCommand: AsyncParsableCommand {
             }
         }
 
-        /// Sheets oldest first, so a game log's probable duplicate is in place before the log naming it.
-        private func copy(from source: any SheetStore, to target: any SheetStore) async throws -> (sheets: Int, present: Int, failures: Int) {
+        /// Known names, then sheets oldest first, so a game log's probable duplicate is in place before the log naming it.
+        private func copy(from source: any SheetStore, to target: any SheetStore) async throws
+            -> (sheets: Int, present: Int, failures: Int, names: Int) {
+            // Names first: an imported name stays `import` rather than being learnt again from a copied sheet.
+            let names = try await target.addKnownNames(try await source.knownNames(kind: nil))
             let have = try await target.storedHashes()
             var sheets = 0, present = 0, failures = 0
             for sheet in try await source.sheets(status: nil) {
@@ -58,7 +62,7 @@ struct StoreCommand: AsyncParsableCommand {
                 try await target.restoreFailure(failure)
                 failures += 1
             }
-            return (sheets, present, failures)
+            return (sheets, present, failures, names)
         }
     }
 }

@@ -53,6 +53,7 @@ extension TemplateCommand {
                 line += "rect \(f.rect)"
                 if let combs = f.combs { line += "  combs \(combs)" }
                 if let range = f.allowedRange { line += "  range \(range.lowerBound)–\(range.upperBound)" }
+                if let names = f.names { line += "  names \(names.rawValue)" }
                 print(line)
             }
         }

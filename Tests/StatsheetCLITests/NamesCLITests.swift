@@ -1,0 +1,145 @@
+import Foundation
+import SheetStore
+import StoreTestSupport
+import Testing
+
+/// `statsheet names import` and `names list` through the built binary, on real SQLite files; the
+/// names a scanned clean sheet teaches; `template check` of a field's `names`.
+@Suite struct NamesCLITests {
+    static let roster = #"""
+        kind,name,number,team
+        athlete,Zoë Fernández,1,Granite Bay
+        opponent,"St. Mary's",,
+        opponent,O'Neill Prep,,
+        player,"Lee, ""Cam""",00,Granite Bay
+        team,Granite Bay,,
+
+        """#
+
+    @Test func importListAndImportAgainAddsNothing() throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("roster.csv")
+        try Data(Self.roster.utf8).write(to: file)
+        let db = folder.appendingPathComponent("club.sqlite").path
+
+        let first = try CLITests.run(["names", "import", "--db", db, file.path])
+        #expect(first.status == 0, "\(first.stderr)")
+        #expect(first.stdout == "imported 5 names from \(file.path) into \(db)\n")
+        let again = try CLITests.run(["names", "import", "--db", db, file.path])
+        #expect(again.stdout == "imported 0 names from \(file.path) into \(db) (5 already known)\n")
+
+        // The CSV listing is the import's format: the names come back as written.
+        let csv = try CLITests.run(["names", "list", "--db", db, "--format", "csv"])
+        #expect(csv.status == 0, "\(csv.stderr)")
+        #expect(csv.stdout == #"""
+            kind,name,number,team,source
+            athlete,Zoë Fernández,1,Granite Bay,import
+            opponent,O'Neill Prep,,,import
+            opponent,St. Mary's,,,import
+            player,"Lee, ""Cam""",00,Granite Bay,import
+            team,Granite Bay,,,import
+
+            """#)
+        let relisted = folder.appendingPathComponent("relisted.csv")
+        try Data(csv.stdout.utf8).write(to: relisted)
+        #expect(try CLITests.run(["names", "import", "--db", db, relisted.path]).stderr.contains("unknown column 'source'"),
+                "a listing with its source column is not a names file as it is")
+
+        let opponents = try CLITests.run(["names", "list", "--db", db, "--kind", "opponent"])
+        #expect(opponents.stdout == """
+            kind      name          number  team  source
+            opponent  O'Neill Prep                import
+            opponent  St. Mary's                  import
+            2 names
+
+            """)
+        #expect(try CLITests.run(["names", "list", "--db", db, "--kind", "coach"]).status != 0)
+    }
+
+    @Test func aMalformedFileIsReportedLineByLineAndNothingIsImported() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("club.sqlite").path
+        let good = folder.appendingPathComponent("roster.csv")
+        try Data(Self.roster.utf8).write(to: good)
+        #expect(try CLITests.run(["names", "import", "--db", db, good.path]).status == 0)
+
+        var bad = Data("kind,name\nopponent,Westfield Academy\nopponent,\ncoach,Pat\nopponent,westfield  academy\nathlete,Zo".utf8)
+        bad.append(0xEB)
+        bad.append(contentsOf: Data("\nathlete,Sam,7\n".utf8))
+        let file = folder.appendingPathComponent("bad.csv")
+        try bad.write(to: file)
+        let run = try CLITests.run(["names", "import", "--db", db, file.path])
+        #expect(run.status == 1)
+        #expect(run.stdout.isEmpty)
+        let path = file.path
+        for line in ["\(path):3: empty name", "\(path):4: unknown kind 'coach'; one of athlete, opponent, player, team",
+                     "\(path):5: the same name as line 2", "\(path):6: not UTF-8 text", "\(path):7: 3 fields, the header has 2",
+                     "nothing imported: 5 problems in \(path)"] {
+            #expect(run.stderr.contains(line), "\(line) in \(run.stderr)")
+        }
+        let store = try SQLiteSheetStore(path: db)
+        #expect(try await store.knownNames(kind: nil).count == 5, "only the good file's names")
+        #expect(try await store.knownNames(kind: .opponent).allSatisfy { !$0.name.name.contains("Westfield") })
+    }
+
+    @Test func aScannedCleanSheetTeachesItsNames() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("club.sqlite").path
+        let sheet = CLITests.root.appendingPathComponent("TestImages/basketball-box/printed/sheet-005.jpg")
+        let scan = try CLITests.run(["scan", "--db", db, sheet.path])
+        #expect(scan.status == 0, "\(scan.stderr)")
+        let store = try SQLiteSheetStore(path: db)
+        let log = try #require(try await store.gameLogs(sheetID: nil).first)
+        #expect(log.approvedAt != nil, "sheet-005 is read clean")
+        let names = try await store.knownNames(kind: nil)
+        let lines = try await store.boxScoreLines(GameLogFilter())
+        #expect(names.filter { $0.name.kind == .team }.map(\.name.name) == [try #require(log.athlete)])
+        #expect(names.filter { $0.name.kind == .opponent }.map(\.name.name) == [try #require(log.opponent)])
+        #expect(Set(names.filter { $0.name.kind == .player }.map { "\($0.name.number ?? "")|\($0.name.name)|\($0.name.team ?? "")" })
+                == Set(lines.map { "\($0.number ?? "")|\($0.player ?? "")|\(log.athlete ?? "")" }))
+        #expect(names.allSatisfy { $0.source == .sheet })
+        let list = try CLITests.run(["names", "list", "--db", db, "--kind", "team"])
+        #expect(list.stdout.contains("team  \(log.athlete ?? "")") && list.stdout.hasSuffix("sheet\n1 name\n"), "\(list.stdout)")
+    }
+
+    @Test func templateCheckNamesAFieldHoldingAnUnknownKindOfName() throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var template = try #require(try JSONSerialization.jsonObject(
+            with: Data(contentsOf: TemplateCLITests.templates.appendingPathComponent("hockey-goalie.json"))) as? [String: Any])
+        var fields = try #require(template["fields"] as? [[String: Any]])
+        let opponent = try #require(fields.firstIndex { $0["id"] as? String == "opponent" })
+        fields[opponent]["names"] = "rival"
+        template["fields"] = fields
+        let file = folder.appendingPathComponent("hockey.json")
+        try JSONSerialization.data(withJSONObject: template).write(to: file)
+        let check = try CLITests.run(["template", "check", file.path])
+        #expect(check.status == 1)
+        #expect(check.stdout.contains("\(file.path): fields[\(opponent)].names: not one of athlete, opponent, player, team"), "\(check.stdout)")
+    }
+}
+
+/// The same roster into a PostgreSQL store: the names come back as written, and importing again adds nothing.
+@Suite(.enabled(if: TestPostgres.enabled, Comment(rawValue: TestPostgres.disabledReason)))
+struct PostgresNamesCLITests {
+    @Test func importListAndImportAgainOnPostgreSQL() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("roster.csv")
+        try Data(NamesCLITests.roster.utf8).write(to: file)
+        try await TestPostgres.withDatabase { url in
+            let first = try CLITests.run(["names", "import", "--db", url, file.path])
+            #expect(first.status == 0, "\(first.stderr)")
+            #expect(first.stdout.hasPrefix("imported 5 names from \(file.path) into postgres://statsheet:***@"), "\(first.stdout)")
+            #expect(!first.stdout.contains(try TestPostgres.password()))
+            #expect(try CLITests.run(["names", "import", "--db", url, file.path]).stdout.contains("imported 0 names"))
+            let csv = try CLITests.run(["names", "list", "--db", url, "--format", "csv", "--kind", "opponent"])
+            #expect(csv.stdout == "kind,name,number,team,source\nopponent,O'Neill Prep,,,import\nopponent,St. Mary's,,,import\n")
+            let athletes = try CLITests.run(["names", "list", "--db", url, "--format", "csv", "--kind", "athlete"])
+            #expect(athletes.stdout.hasSuffix("athlete,Zoë Fernández,1,Granite Bay,import\n"))
+        }
+    }
+}
