@@ -12,14 +12,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-/tmp/statsheet-calibration}"
-python="${PYTHON:-python3}"
-[ -x Tools/.venv/bin/python3 ] && python="${PYTHON:-Tools/.venv/bin/python3}"
 today=2026-11-23
-swift build -c release --product statsheet >/dev/null
-mkdir -p "$out/blanks"
-for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
-    .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
-done
+. Tools/sets-common.sh "$out"
 
 # folder(=seed)  template  sheets  profile  writers  fill  slip rate
 sets=(

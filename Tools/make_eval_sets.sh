@@ -14,13 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-/tmp/statsheet-eval}"
-python="${PYTHON:-python3}"
-[ -x Tools/.venv/bin/python3 ] && python="${PYTHON:-Tools/.venv/bin/python3}"
-swift build -c release --product statsheet >/dev/null
-mkdir -p "$out/blanks"
-for template in lacrosse-goalie hockey-goalie soccer-keeper basketball-box; do
-    .build/release/statsheet template render "$template" --out "$out/blanks/$template.png" --dpi 300 >/dev/null
-done
+. Tools/sets-common.sh "$out"
 
 # folder  template  sheets  seed  profile  [writers, default mixed]  [touching pairs, default 0]   (docs/accuracy.md's generated rows)
 sets=(
