@@ -24,6 +24,10 @@ struct PrintedLineFinder {
         var samples: [PageWarp.Sample]
         /// Lines (or stretches) looked for.
         var expected: Int
+        /// Whether where the lines were found says where the box is. Not for a checkbox: a filled mark
+        /// is a square of nearly its size, whose edges pass for its lines (printed sheets' ticked boxes
+        /// were found 3–5 points off); only its lines going missing (folded under, torn off) counts.
+        var placeTells = true
     }
 
     func find(in image: GrayBuffer, template: SheetTemplate, mapping: PageMapping) -> [FieldLines] {
@@ -42,7 +46,8 @@ struct PrintedLineFinder {
         var expected = 0
         guard contrast > 30 else {
             let parts = max(1, Int((r.width / stretch).rounded()))
-            return FieldLines(field: field.id, samples: [], expected: 2 * parts + field.boxes.count + 1)
+            return FieldLines(field: field.id, samples: [], expected: 2 * parts + field.boxes.count + 1,
+                              placeTells: field.kind != .checkbox)
         }
         func pixel(_ t: Double, _ o: Double) -> Double { (t - o) * scale - 0.5 }
         let ink = Int(paper)
@@ -85,7 +90,7 @@ struct PrintedLineFinder {
                 samples.append(PageWarp.Sample(at: at, axis: .x, offset: t + base))
             }
         }
-        return FieldLines(field: field.id, samples: samples, expected: expected)
+        return FieldLines(field: field.id, samples: samples, expected: expected, placeTells: field.kind != .checkbox)
     }
 
     /// The paper's brightness (90th percentile) and the ink's (1st), from every third pixel: as
@@ -111,7 +116,7 @@ struct PrintedLineFinder {
 
     /// The comb of lines expected at `positions` (pixels) in `profile`: its best shift within the search,
     /// then each line alone within 1.5 points of it. Returns, for each line found, its index and offset in
-    /// points. A line is found where its profile stands out from the search window's median by a fifth of
+    /// points. A line is found where its profile stands out from the search window's paper by a fifth of
     /// the ink's contrast.
     func place(_ positions: [Double], in profile: [Double], contrast: Double) -> [(Int, Double)] {
         func at(_ x: Double) -> Double {
@@ -125,7 +130,9 @@ struct PrintedLineFinder {
             let score = positions.reduce(0) { $0 + at($1 + Double(s)) }
             if score > bestScore || (score == bestScore && abs(s) < abs(bestShift)) { bestScore = score; bestShift = s }
         }
-        let floor = profile.sorted()[profile.count / 2]
+        // The paper's level in the window: its lower quartile, since a ticked box's mark or a digit's
+        // strokes can darken half of a small field's window.
+        let floor = profile.sorted()[profile.count / 4]
         let near = max(1, Int((1.5 * scale).rounded()))
         var found: [(Int, Double)] = []
         for (k, position) in positions.enumerated() {

@@ -151,10 +151,11 @@ public struct SheetAligner: Sendable {
                             misplacedFields: Set(misplaced))
     }
 
-    /// A field's box is misplaced when under half its lines are found, or the lines found lie, at their
-    /// median, farther than `misplacedTolerance` from where the mapping puts them.
+    /// A field's box is misplaced when under half its lines are found, or (where their place tells) the
+    /// lines found lie, at their median, farther than `misplacedTolerance` from where the mapping puts them.
     func isMisplaced(_ lines: PrintedLineFinder.FieldLines, mapping: PageMapping) -> Bool {
         guard !lines.samples.isEmpty, 2 * lines.samples.count >= lines.expected else { return true }
+        guard lines.placeTells else { return false }
         let residuals = lines.samples.map { s -> Double in
             let d = mapping.warp?.displacement(at: s.at) ?? Point(x: 0, y: 0)
             return abs(s.offset - (s.axis == .x ? d.x : d.y))
