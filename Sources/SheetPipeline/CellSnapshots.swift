@@ -12,7 +12,7 @@ public enum CellSnapshots {
         let aligned = try SheetAligner(library: library, requested: template).align(gray, candidates: quads)
         var snapshots: [String: [UInt8]] = [:]
         for field in aligned.template.fields {
-            let cell = FieldCell(field: field, from: gray, through: aligned.homography, beside: aligned.template.spaceBeside(field))
+            let cell = FieldCell(field: field, from: gray, through: aligned.mapping, beside: aligned.template.spaceBeside(field))
             snapshots[field.id] = cell.reviewSnapshotPNG(of: field)
         }
         return snapshots

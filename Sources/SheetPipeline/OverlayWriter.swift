@@ -18,7 +18,7 @@ public struct OverlayWriter {
     public func write(_ result: SheetResult, image: Image, aligned: AlignedSheet) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let canvas = try image.toRGB()
-        let h = aligned.homography
+        let h = aligned.mapping
         let scale = aligned.report.scale
         let font = try BitmapFont(size: Int((scale * 72 / 300 * 10).rounded()))
         let width = max(2, Int(scale.rounded()))

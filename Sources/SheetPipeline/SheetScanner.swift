@@ -153,8 +153,10 @@ public final class SheetScanner {
     /// Stage "read": each field's cell cut through the fit and read, by the reader its writing needs.
     private func read(_ aligned: Aligned, _ clock: inout StageClock, cellImages: inout [String: [UInt8]]) throws -> Read {
         let template = aligned.template
-        let cells = template.fields.map {
-            ($0, FieldCell(field: $0, from: aligned.gray, through: aligned.fit.homography, beside: template.spaceBeside($0)))
+        let cells = template.fields.map { field in
+            var cell = FieldCell(field: field, from: aligned.gray, through: aligned.fit.mapping, beside: template.spaceBeside(field))
+            cell.boxMisplaced = aligned.fit.misplacedFields.contains(field.id)
+            return (field, cell)
         }
         clock.mark("cells")
         if options.keepCellImages {

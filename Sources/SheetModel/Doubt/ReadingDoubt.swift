@@ -51,6 +51,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case uncheckedHandwriting(UncheckedHandwriting)
 
     // The sheet.
+    /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
+    /// the paper is folded, torn or covered there, and a box line or a neighbour's ink may be read as a digit.
+    case boxMisplaced
     /// A rule this number is in does not hold with the values shown.
     case inFailingRule(String)
     /// The confidence is under the review line.
@@ -75,6 +78,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         // read 3 at 98); on a count its sum tells them apart (`SheetPosterior`).
         case .struckOutCorrection, .faintMarksInEmptyField, .wideMark: 0.6
         case .notADate, .noDigits, .noTextRead, .notANumber: 0.2
+        // Nothing read in a misplaced cell is evidence of the number written: a box edge read as a leading 1
+        // came at 99.7 (a bowed sheet aligned by its markers alone).
+        case .boxMisplaced: 0.1
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         }
     }
@@ -85,7 +91,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// 377 hand-filled sheets).
     public var needsAPerson: Bool {
         switch self {
-        case .struckOutCorrection, .unreadableMark: true
+        case .struckOutCorrection, .unreadableMark, .boxMisplaced: true
         default: false
         }
     }
@@ -122,6 +128,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             case .date: "a handwritten date under 80% sure is right about 19 times in 20"
             case .count: "a handwritten count no rule checks, read under 95% sure"
             }
+        case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"
         case .earlierNote(let note): note

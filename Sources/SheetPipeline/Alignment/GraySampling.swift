@@ -27,6 +27,14 @@ extension GrayBuffer {
     /// size, while statsheet needs only the field cells, each at one chosen resolution — a few percent of
     /// the pixels of a full-page warp.
     public func resample(_ rect: Rect, margin: Double, scale: Double, through homography: Homography) -> GrayBuffer {
+        resample(rect, margin: margin, scale: scale, through: PageMapping(homography: homography))
+    }
+
+    /// The same through a mapping that may bend: the page's correction is taken as linear along each
+    /// row of the cell (it is smooth over inches, a row spans one field), so the homography's stepping
+    /// along the row stays exact for the corrected points.
+    public func resample(_ rect: Rect, margin: Double, scale: Double, through mapping: PageMapping) -> GrayBuffer {
+        let homography = mapping.homography
         let outer = rect.insetBy(-margin, -margin)
         let w = max(1, Int((outer.width * scale).rounded())), h = max(1, Int((outer.height * scale).rounded()))
         var out = [UInt8](repeating: 255, count: w * h)
@@ -39,8 +47,18 @@ extension GrayBuffer {
                 let step = 1 / scale
                 for j in 0..<h {
                     let py = outer.y + (Double(j) + 0.5) * step, px0 = outer.x + 0.5 * step
-                    var nx = m[0] * px0 + m[1] * py + m[2], ny = m[3] * px0 + m[4] * py + m[5], d = m[6] * px0 + m[7] * py + 1
-                    let dnx = m[0] * step, dny = m[3] * step, dd = m[6] * step
+                    var nx: Double, ny: Double, d: Double, dnx: Double, dny: Double, dd: Double
+                    if mapping.warp == nil {
+                        nx = m[0] * px0 + m[1] * py + m[2]; ny = m[3] * px0 + m[4] * py + m[5]; d = m[6] * px0 + m[7] * py + 1
+                        dnx = m[0] * step; dny = m[3] * step; dd = m[6] * step
+                    } else {
+                        let first = mapping.corrected(Point(x: px0, y: py))
+                        let last = mapping.corrected(Point(x: px0 + Double(max(1, w - 1)) * step, y: py))
+                        let sx = (last.x - first.x) / Double(max(1, w - 1)), sy = (last.y - first.y) / Double(max(1, w - 1))
+                        nx = m[0] * first.x + m[1] * first.y + m[2]; ny = m[3] * first.x + m[4] * first.y + m[5]
+                        d = m[6] * first.x + m[7] * first.y + 1
+                        dnx = m[0] * sx + m[1] * sy; dny = m[3] * sx + m[4] * sy; dd = m[6] * sx + m[7] * sy
+                    }
                     for i in 0..<w {
                         let r = 1 / d
                         let fx = nx * r - 0.5, fy = ny * r - 0.5

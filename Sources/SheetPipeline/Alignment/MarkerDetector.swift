@@ -39,6 +39,8 @@ public enum AlignmentError: Error, Equatable, Sendable {
     case wrongTemplate(expected: String, found: String)
     case wrongVersion(template: String, expected: Int, found: Int)
     case poorFit(quality: Double)
+    /// The printed boxes of these fields are not where any smooth page puts them.
+    case pageNotExplained(fields: [String])
 
     public var message: String {
         switch self {
@@ -56,6 +58,8 @@ public enum AlignmentError: Error, Equatable, Sendable {
             "this sheet was printed from \(template) v\(found), but the template here is v\(expected)"
         case .poorFit(let quality):
             "the sheet could not be aligned (only \(Int((quality * 100).rounded()))% of its box lines were found where expected): another sheet, or a badly bent or blurred photo?"
+        case .pageNotExplained(let fields):
+            "the printed boxes of \(fields.count) field\(fields.count == 1 ? "" : "s") (\(fields.prefix(6).joined(separator: ", "))\(fields.count > 6 ? ", …" : "")) are not where a smoothly bent page would put them: torn, folded over, or covered there?"
         }
     }
 }

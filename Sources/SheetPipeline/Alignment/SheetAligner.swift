@@ -4,9 +4,23 @@ import SheetModel
 /// A sheet matched to its template: where every template point lies in the image.
 public struct AlignedSheet: Sendable {
     public let template: SheetTemplate
-    /// Template points → image pixels.
+    /// Template points → image pixels, from the corner markers alone: what a flat page would be.
     public let homography: Homography
+    /// Template points → image pixels, following the paper: the homography, corrected where the printed
+    /// lines say the page bends. Cells are cut through this.
+    public let mapping: PageMapping
     public let report: AlignmentReport
+    /// Fields whose printed box is not where `mapping` puts it: a cell cut there would read the wrong ink.
+    public let misplacedFields: Set<String>
+
+    public init(template: SheetTemplate, homography: Homography, mapping: PageMapping? = nil, report: AlignmentReport,
+                misplacedFields: Set<String> = []) {
+        self.template = template
+        self.homography = homography
+        self.mapping = mapping ?? PageMapping(homography: homography)
+        self.report = report
+        self.misplacedFields = misplacedFields
+    }
 }
 
 /// Fits the template to the markers, identifies the template from its mark, and measures how well the
@@ -78,17 +92,114 @@ public struct SheetAligner: Sendable {
             }
         }
         guard let best else { throw .markersMissing(found: 4) }
-        guard best.report.quality >= minimumQuality else { throw .poorFit(quality: best.report.quality) }
-        return best
+        return try followingThePaper(best, image: image)
+    }
+
+    /// Where the markers' homography misses a printed line by more than this (points), the page is taken
+    /// as bent and its shape fitted. Under it, lines are where a flat page puts them within what finding
+    /// them on a phone photo can tell, and the homography alone is kept.
+    public var flatTolerance = 1.5
+    /// A field whose lines lie farther than this (points) from where the fitted mapping puts them is
+    /// misplaced: half the margin its cell is cut with, the most the handwriting cleaner looks around.
+    public var misplacedTolerance = 2.0
+    /// Sheets with more misplaced fields than this share are refused: no smooth page explains them.
+    public var misplacedShare = 0.25
+
+    /// Refines the markers' fit from the printed box lines. A close look first: on a flat page every line
+    /// is within a point or so of where the homography puts it, and nothing more is done. Otherwise a look
+    /// far around each field (a bow moves print by up to ~15 points), a stiff fit of the page's shape, a
+    /// close look through it and a supple fit. Then every field's box is checked against the result: a
+    /// field whose box is not where its cell will be cut is named (`misplacedFields`), and a sheet with
+    /// many such fields is refused, naming them.
+    func followingThePaper(_ flat: AlignedSheet, image: GrayBuffer) throws(AlignmentError) -> AlignedSheet {
+        let template = flat.template
+        // A close look first: on a flat page every line is within a point or so of the homography's place.
+        let first = PrintedLineFinder(search: 3, scale: 1).find(in: image, template: template, mapping: flat.mapping)
+        let offsets = first.flatMap(\.samples).map { abs($0.offset) }.sorted()
+        let foundShare = Double(first.map(\.samples.count).reduce(0, +)) / Double(max(1, first.map(\.expected).reduce(0, +)))
+        var mapping = flat.mapping
+        var lines = first
+        let p90 = offsets.isEmpty ? .infinity : offsets[offsets.count * 9 / 10]
+        if p90 > flatTolerance || foundShare < 0.9 {
+            let wide = PrintedLineFinder(search: 14, scale: 1).find(in: image, template: template, mapping: flat.mapping)
+            // The markers are on the paper too, and the homography places them exactly: the correction
+            // vanishes there, so a layout moved farther than a bend moves print is not explained away.
+            let frame = SheetFrame(page: template.page)
+            let anchors = frame.markerCenters.flatMap { c in
+                [PageWarp.Sample(at: c, axis: .x, offset: 0, weight: 10), PageWarp.Sample(at: c, axis: .y, offset: 0, weight: 10)]
+            }
+            let area = fieldArea(template, frame: frame)
+            if let coarse = PageWarp.fit(wide.flatMap(\.samples) + anchors, over: area, spacing: 72, stiffness: 30) {
+                let close = PrintedLineFinder(search: 4, scale: 2)
+                lines = close.find(in: image, template: template, mapping: PageMapping(homography: flat.homography, warp: coarse))
+                if let fine = PageWarp.fit(lines.flatMap(\.samples) + anchors, over: area, spacing: 54, stiffness: 3) {
+                    mapping = PageMapping(homography: flat.homography, warp: fine)
+                }
+            }
+        }
+        let misplaced = lines.filter { isMisplaced($0, mapping: mapping) }.map(\.field)
+        let quality = mapping.warp == nil ? flat.report.quality : boxLineQuality(image, template: template, mapping: mapping)
+        if quality < minimumQuality {
+            throw misplaced.isEmpty ? .poorFit(quality: quality) : .pageNotExplained(fields: misplaced)
+        }
+        if Double(misplaced.count) > misplacedShare * Double(template.fields.count) {
+            throw .pageNotExplained(fields: misplaced)
+        }
+        var report = flat.report
+        report.quality = quality
+        return AlignedSheet(template: template, homography: flat.homography, mapping: mapping, report: report,
+                            misplacedFields: Set(misplaced))
+    }
+
+    /// A field's box is misplaced when under half its lines are found, or (where their place tells) the
+    /// lines found lie, at their median, farther than `misplacedTolerance` from where the mapping puts them.
+    func isMisplaced(_ lines: PrintedLineFinder.FieldLines, mapping: PageMapping) -> Bool {
+        guard !lines.samples.isEmpty, 2 * lines.samples.count >= lines.expected else { return true }
+        guard lines.placeTells else { return false }
+        let residuals = lines.samples.map { s -> Double in
+            let d = mapping.warp?.displacement(at: s.at) ?? Point(x: 0, y: 0)
+            return abs(s.offset - (s.axis == .x ? d.x : d.y))
+        }.sorted()
+        return residuals[residuals.count / 2] > misplacedTolerance
+    }
+
+    /// The markers' frame, grown to take in every field and the space beside it.
+    func fieldArea(_ template: SheetTemplate, frame: SheetFrame) -> Rect {
+        let rects = template.fields.map(\.rect) + [Rect(x: frame.markerCenters[0].x, y: frame.markerCenters[0].y,
+                                                         width: frame.frameWidth, height: frame.markerCenters[3].y - frame.markerCenters[0].y)]
+        let x0 = max(0, rects.map(\.x).min()!), y0 = max(0, rects.map(\.y).min()!)
+        let x1 = min(template.page.width, rects.map(\.maxX).max()!), y1 = min(template.page.height, rects.map(\.maxY).max()!)
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Reads the 32 mark cells along the line between the top markers. Cells are compared with the
     /// solid top-right marker (black) and the paper just below the mark (white), so lighting does not matter.
+    ///
+    /// A bent page moves the mark off the straight line between the markers, by up to ~9 points in its
+    /// middle (a cell is 11): when the straight line reads nothing, the row is looked for shifted and
+    /// sagging, a few points at a time. The mark's CRC tells a true read from a shifted misread.
     func readMark(_ image: GrayBuffer, _ quad: MarkerQuad) -> (idHash: UInt16, version: Int)? {
         let unit = [Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)]
         guard let frame = Homography(from: unit, to: quad.corners) else { return nil }
+        if let read = readMark(image, frame, shift: 0, sag: 0, along: 0) { return read }
+        // In frame units: the frame is ~540 points wide and its height ~720, so 0.005 is about 3 points.
+        for shift in [-0.005, 0.005, -0.01, 0.01, -0.015, 0.015] {
+            for sag in [0.0, -0.005, 0.005] {
+                for along in [0.0, -0.005, 0.005] {
+                    if let read = readMark(image, frame, shift: shift, sag: sag, along: along) { return read }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The mark read with its row bowed down by `shift` at its middle (`sag` more toward its right end,
+    /// as much less toward its left) and along by `along`, in frame units; the markers themselves stay put.
+    private func readMark(_ image: GrayBuffer, _ frame: Homography, shift: Double, sag: Double, along: Double)
+        -> (idHash: UInt16, version: Int)? {
         func value(_ u: Double, _ v: Double) -> Double {
-            let p = frame.apply(Point(x: u, y: v))
+            let bend = 4 * u * (1 - u)
+            let p = frame.apply(Point(x: u + along * bend, y: v + (shift + sag * (2 * u - 1)) * bend))
             return image.sample(p.x, p.y)
         }
         let du = 1.0 / 48 / 4
@@ -106,6 +217,10 @@ public struct SheetAligner: Sendable {
     /// The share of points along the fields' printed borders where a dark line is found within 1.5
     /// points of where the fit puts it (darker than 75% of the paper on either side).
     func boxLineQuality(_ image: GrayBuffer, template: SheetTemplate, homography: Homography) -> Double {
+        boxLineQuality(image, template: template, mapping: PageMapping(homography: homography))
+    }
+
+    func boxLineQuality(_ image: GrayBuffer, template: SheetTemplate, mapping homography: PageMapping) -> Double {
         var hits = 0, total = 0
         func probe(_ p: Point, normal: Point) {
             func at(_ t: Double) -> Double {

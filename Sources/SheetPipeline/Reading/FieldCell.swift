@@ -14,17 +14,21 @@ public struct FieldCell: Sendable {
     /// boxes is written again. Nil when the template leaves no room.
     public let beside: Beside?
 
+    /// The aligner found this field's printed box away from where its cell is cut (`AlignedSheet.misplacedFields`):
+    /// whatever is read in it may be a box line or a neighbour's ink.
+    public var boxMisplaced = false
+
     /// The space beside a field, cut like the field only when asked for: it is read only for a number
     /// struck out, and pictured only for review.
     public struct Beside: Sendable {
         public let rect: Rect
         let photo: GrayBuffer
-        let homography: Homography
+        let mapping: PageMapping
         let scale: Double
         let margin: Double
 
         /// The space's own cell.
-        public var cell: FieldCell { FieldCell(rect, from: photo, through: homography, scale: scale, margin: margin) }
+        public var cell: FieldCell { FieldCell(rect, from: photo, through: mapping, scale: scale, margin: margin) }
     }
 
     public init(image: GrayBuffer, scale: Double, origin: Point) {
@@ -38,13 +42,19 @@ public struct FieldCell: Sendable {
     /// given, to cut on demand.
     public init(field: FieldSpec, from image: GrayBuffer, through homography: Homography, beside space: Rect? = nil,
                 scale: Double = FieldCell.standardScale, margin: Double = FieldCell.standardMargin) {
-        self.init(field.rect, from: image, through: homography, scale: scale, margin: margin,
-                  beside: space.map { Beside(rect: $0, photo: image, homography: homography, scale: scale, margin: margin) })
+        self.init(field: field, from: image, through: PageMapping(homography: homography), beside: space, scale: scale, margin: margin)
     }
 
-    private init(_ rect: Rect, from image: GrayBuffer, through homography: Homography, scale: Double, margin: Double,
+    /// The same through a mapping that follows a bent page.
+    public init(field: FieldSpec, from image: GrayBuffer, through mapping: PageMapping, beside space: Rect? = nil,
+                scale: Double = FieldCell.standardScale, margin: Double = FieldCell.standardMargin) {
+        self.init(field.rect, from: image, through: mapping, scale: scale, margin: margin,
+                  beside: space.map { Beside(rect: $0, photo: image, mapping: mapping, scale: scale, margin: margin) })
+    }
+
+    private init(_ rect: Rect, from image: GrayBuffer, through mapping: PageMapping, scale: Double, margin: Double,
                  beside: Beside? = nil) {
-        self.image = image.resample(rect, margin: margin, scale: scale, through: homography)
+        self.image = image.resample(rect, margin: margin, scale: scale, through: mapping)
         self.scale = scale
         self.origin = Point(x: rect.x - margin, y: rect.y - margin)
         self.beside = beside
@@ -72,7 +82,7 @@ public struct FieldCell: Sendable {
         let top = min(field.rect.y, beside.rect.y)
         let both = Rect(x: field.rect.x, y: top, width: beside.rect.maxX - field.rect.x,
                         height: max(field.rect.maxY, beside.rect.maxY) - top)
-        return FieldCell(both, from: beside.photo, through: beside.homography, scale: beside.scale, margin: beside.margin).snapshotPNG()
+        return FieldCell(both, from: beside.photo, through: beside.mapping, scale: beside.scale, margin: beside.margin).snapshotPNG()
     }
 
     /// `rect` (template points) in this cell's pixels.

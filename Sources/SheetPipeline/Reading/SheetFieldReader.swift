@@ -88,6 +88,9 @@ public final class SheetFieldReader: FieldRecognizer {
                                             Alternative(value: handReading.value, probability: 0.5)]
             }
         }
+        // A cell cut where its printed box is not may hold a box line read as a 1, or a neighbour's
+        // ink: whatever was read there, a person looks.
+        for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
         return RecognizedFields(readings: readings, writing: decided)
     }
 
