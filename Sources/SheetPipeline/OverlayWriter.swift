@@ -3,7 +3,9 @@ import OCRKit
 import SheetModel
 
 /// Writes an annotated copy of a sheet: every field's box as the fit placed it, with its reading —
-/// green when accepted, red when flagged — so a person can see at a glance what was read where.
+/// green when accepted, red when flagged — so a person can see at a glance what was read where. On a page
+/// that did not lie flat, the fitted page shape is drawn faintly under them (`meshLines`): what the aligner
+/// believed of the paper.
 public struct OverlayWriter {
     public let folder: String
 
@@ -22,6 +24,11 @@ public struct OverlayWriter {
         let scale = aligned.report.scale
         let font = try BitmapFont(size: Int((scale * 72 / 300 * 10).rounded()))
         let width = max(2, Int(scale.rounded()))
+        for line in Self.meshLines(aligned.mapping) {
+            for (a, b) in zip(line, line.dropFirst()) {
+                canvas.drawLine(from: (Int(a.x), Int(a.y)), to: (Int(b.x), Int(b.y)), width: 1, color: Self.meshColor)
+            }
+        }
         for (id, reading) in result.fields {
             guard let field = aligned.template.field(id) else { continue }
             let color: Color = reading.flagged ? .red : .green
@@ -40,5 +47,25 @@ public struct OverlayWriter {
         guard FileManager.default.createFile(atPath: path(for: result.file), contents: Data(bytes)) else {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(for: result.file)])
         }
+    }
+
+    /// A light blue, faint beside the fields' green and red.
+    static let meshColor = Color(red: 150, green: 180, blue: 235)
+
+    /// The fitted page shape's grid lines in image pixels, each a polyline through its nodes and `between`
+    /// points between them (the shape bends between nodes too); none when the page was taken as flat.
+    static func meshLines(_ mapping: PageMapping, between: Int = 4) -> [[Point]] {
+        guard let warp = mapping.warp else { return [] }
+        func node(_ c: Double, _ r: Double) -> Point {
+            mapping.apply(Point(x: warp.origin.x + c * warp.spacing, y: warp.origin.y + r * warp.spacing))
+        }
+        let steps = (0...(between + 1)).map { Double($0) / Double(between + 1) }
+        let rows = (0..<warp.rows).map { r in
+            (0..<(warp.columns - 1)).flatMap { c in steps.dropLast().map { node(Double(c) + $0, Double(r)) } } + [node(Double(warp.columns - 1), Double(r))]
+        }
+        let columns = (0..<warp.columns).map { c in
+            (0..<(warp.rows - 1)).flatMap { r in steps.dropLast().map { node(Double(c), Double(r) + $0) } } + [node(Double(c), Double(warp.rows - 1))]
+        }
+        return rows + columns
     }
 }

@@ -117,3 +117,22 @@ import Testing
         #expect(report.numeric.flagRate <= 0.10, "flag rate \(report.numeric.flagRate)")
     }
 }
+
+/// `scan --overlay` draws the page shape the aligner fitted, so a person sees what it believed.
+@Suite struct OverlayMeshTests {
+    @Test func aFlatPageDrawsNoMeshAndABentOneDrawsEveryGridLineThroughTheFit() throws {
+        let scale = Homography([2, 0, 0, 0, 2, 0, 0, 0])
+        #expect(OverlayWriter.meshLines(PageMapping(homography: scale)).isEmpty)
+        // A 3 × 2 grid, 100 pt apart, whose middle column is pushed 5 pt right.
+        let warp = PageWarp(origin: Point(x: 0, y: 0), spacing: 100, columns: 3, rows: 2,
+                            dx: [0, 5, 0, 0, 5, 0], dy: [0, 0, 0, 0, 0, 0])
+        let lines = OverlayWriter.meshLines(PageMapping(homography: scale, warp: warp), between: 4)
+        #expect(lines.count == 2 + 3)
+        // A row runs through every node and four points between each two: 2 × 5 + 1.
+        #expect(lines[0].count == 11)
+        // Its middle node is where the fit put it: 5 pt right, doubled by the homography.
+        #expect(abs(lines[0][5].x - 210) < 1e-9 && abs(lines[0][5].y) < 1e-9)
+        // The middle column stands at x = 105 pt from top to bottom.
+        #expect(lines[2 + 1].allSatisfy { abs($0.x - 210) < 1e-9 })
+    }
+}
