@@ -1,15 +1,15 @@
 import Foundation
 
-/// What a reader's confidence is worth, for the fields no rule weighs: a jersey number, a date, a box
-/// score's opponent score, a checkbox, a printed number Tesseract read alone. Their confidence is the share
-/// of such readings that were right on sets made for calibration, at the reader's own confidence, one
-/// table per reader and kind (`hand.date`, `print.checkbox`, …; readings of an empty field have their own,
-/// `hand.date.empty`). A count a rule weighs is not mapped: `SheetPosterior` weighs it.
+/// What a reader's confidence is worth, for the fields no rule weighs (`maps`): a box score's opponent
+/// score, a checkbox, a printed date or digit string, a printed count Tesseract read alone. Their confidence
+/// is the share of such readings that were right on sets made for calibration, at the reader's own
+/// confidence, one table per reader and kind (`hand.count`, `print.checkbox`, …; readings of an empty field
+/// have their own, `print.count.empty`). A count a rule weighs is not mapped: `SheetPosterior` weighs it.
 ///
 /// The tables are fitted by `statsheet eval --fit-calibration` (isotonic regression: the accuracy can only
 /// rise with the reader's confidence) and shipped as a resource; docs/accuracy.md reports them on sets never
 /// used to fit them. A doubt that caps what the value read keeps (`ReadingDoubt.readAtMost`) caps it after
-/// the mapping too, so a table fitted mostly on doubt-free readings cannot lift a doubted one.
+/// the mapping too.
 public struct ReaderCalibration: Sendable, Codable, Equatable {
     /// From `from` (the reader's probability, 0–1) up to the next step's, readings were right at least
     /// `accuracy` of the time, with 95% credibility (`credibleAccuracy`): a step of few readings promises
