@@ -310,11 +310,17 @@ def drawn_banks(cache, seed, name, fn, images, seed_offset, banks):
 def render_test_fonts():
     """The test sheets' handwriting fonts (make_test_sheets.HAND_FONTS), digits 0-9: never trained on."""
     from make_test_sheets import HAND_FONTS
-    xs, ys = [], []
     for name in sorted(HAND_FONTS):
         path = HAND_FONTS[name][0]
         if not os.path.exists(path):
             sys.exit(f"missing test font {path}: apt-get install {HAND_FONTS[name][1]}")
+    return render_digits(HAND_FONTS[name][0] for name in sorted(HAND_FONTS))
+
+
+def render_digits(paths):
+    """Digits 0-9 in each font file, drawn at 64 px on 128 x 128 and preprocessed as the network sees them."""
+    xs, ys = [], []
+    for path in paths:
         font = ImageFont.truetype(path, 64)
         for d in range(10):
             im = Image.new("L", (128, 128), 0)
@@ -329,15 +335,7 @@ def render_fonts():
     if missing:
         sys.exit("missing fonts: " + ", ".join(missing) +
                  "\ninstall: apt-get install " + " ".join(FONT_PACKAGES))
-    xs, ys = [], []
-    for path in FONT_FILES:
-        font = ImageFont.truetype(path, 64)
-        for d in range(10):
-            im = Image.new("L", (128, 128), 0)
-            ImageDraw.Draw(im).text((32, 16), str(d), fill=255, font=font)
-            xs.append(preprocess(np.asarray(im, dtype=np.float64) / 255.0))
-            ys.append(d)
-    return np.stack(xs), np.array(ys, dtype=np.int64)
+    return render_digits(FONT_FILES)
 
 
 # ---------------------------------------------------------------------------
