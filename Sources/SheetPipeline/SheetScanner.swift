@@ -26,6 +26,9 @@ public struct ScanOptions: Sendable {
     public var calibration: ReaderCalibration?
     /// The chance the paper itself breaks a rule, in place of the model's (`SheetPosterior.slip`): how it is fitted.
     public var ruleSlip: Double?
+    /// The club's names (its roster, its opponents, the names of sheets approved before): handwritten names are
+    /// read against those of their field's kind (`NameReadingModel`). Empty: names are read as written.
+    public var knownNames: [KnownName] = []
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
@@ -71,6 +74,7 @@ public final class SheetScanner {
         handwritten.gameDates.today = options.today
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
+        if !options.knownNames.isEmpty { reader.names = NameReadingModel(knownNames: options.knownNames) }
         try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
