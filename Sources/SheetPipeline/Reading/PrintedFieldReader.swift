@@ -26,7 +26,8 @@ public final class PrintedFieldReader: FieldRecognizer {
     /// Line readings below this confidence are checked box by box.
     public var secondOpinionBelow = 90.0
 
-    /// When set, every cleaned field image is written here as `FIELD.png` (for tuning the cleaner).
+    /// When set, every cleaned field image is written here as `FIELD.png` (for tuning the cleaner), and each text
+    /// field's characters with their candidates as `FIELD.characters.json` (for measuring the name model's rates).
     public var debugFolder: String?
 
     public init(engine: TesseractEngine, cleaner: CellCleaner = CellCleaner()) {
@@ -112,7 +113,13 @@ public final class PrintedFieldReader: FieldRecognizer {
         guard !text.isEmpty else {
             return (FieldReading(value: .empty, text: "", confidence: 0, doubts: [.noTextRead]), [])
         }
-        return (textReading(text, recognition), recognition.symbols.filter { !$0.text.isEmpty }.map(Self.character))
+        let characters = recognition.symbols.filter { !$0.text.isEmpty }.map(Self.character)
+        if let debugFolder {
+            // What Tools/name-rates.py measures the name model's rates from.
+            let json = try JSONEncoder().encode(characters)
+            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).characters.json", contents: json)
+        }
+        return (textReading(text, recognition), characters)
     }
 
     /// A character read, with the LSTM's candidates for it (the character alone when it listed none).
