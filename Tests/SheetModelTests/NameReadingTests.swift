@@ -113,4 +113,51 @@ import Testing
         #expect(abs(c.choices[0].probability - 0.435) < 1e-9)
         #expect(ReadCharacter(scores: [("a", 0), ("b", 0)]).choices.map(\.probability) == [0.5, 0.5])
     }
+
+    // MARK: - A box score's players: name and number together
+
+    static let players = [KnownName(kind: .player, name: "Jon Smith", number: "3", team: "Granite Bay"),
+                          KnownName(kind: .player, name: "Jan Smith", number: "21", team: "Granite Bay"),
+                          KnownName(kind: .player, name: "Cam Lee", number: "12", team: "Granite Bay"),
+                          KnownName(kind: .player, name: "Cam Lee", number: "5", team: "Oak Hill")]
+
+    static func number(_ text: String, _ p: Double) -> FieldReading {
+        var reading = FieldReading(value: .string(text), text: text, confidence: 100 * p)
+        reading.alternatives = [Alternative(value: .string(text), probability: p)]
+        return reading
+    }
+
+    /// "J?n Smith" with the second letter an o or an a alike: the number read beside it says which.
+    @Test func theNumberBesideTheNameTellsTwoLookAlikesApart() throws {
+        let model = NameReadingModel(knownNames: Self.players)
+        var characters = Self.read("Jon Smith")
+        characters[1] = ReadCharacter(scores: [("o", 50), ("a", 50)])
+        let jan = try #require(model.weighPlayer(characters, number: Self.number("21", 0.95), team: "Granite Bay"))
+        #expect(jan.winner?.name == "Jan Smith" && jan.winner?.number == "21", "\(jan)")
+        #expect(jan.winner!.probability > 0.95)
+        let jon = try #require(model.weighPlayer(characters, number: Self.number("3", 0.95), team: "Granite Bay"))
+        #expect(jon.winner?.name == "Jon Smith", "\(jon)")
+        // The name alone cannot tell them apart.
+        let alone = try #require(model.weighPlayer(characters, number: FieldReading(value: .empty, text: "", confidence: 97), team: "Granite Bay"))
+        #expect(alone.winner.map { $0.probability < 0.6 } ?? true, "\(alone)")
+    }
+
+    /// The team's players only: Cam Lee of Oak Hill wears 5, of Granite Bay 12.
+    @Test func theSheetsTeamsPlayers() throws {
+        let model = NameReadingModel(knownNames: Self.players)
+        let posterior = try #require(model.weighPlayer(Self.read("Cam Lee"), number: Self.number("5", 0.9), team: "OAK HILL"))
+        #expect(posterior.winner?.number == "5" && posterior.knownCount == 1, "\(posterior)")
+        // A team with no known players: every player is a candidate.
+        #expect(model.weighPlayer(Self.read("Cam Lee"), number: Self.number("12", 0.9), team: "Westfield")?.knownCount == 4)
+    }
+
+    /// A name read sure keeps its player even beside another number (a misread 7, a new jersey); a name the
+    /// roster lacks is new whatever its number.
+    @Test func aSureNameOutweighsAnotherNumberAndANewNameStaysNew() throws {
+        let model = NameReadingModel(knownNames: Self.players)
+        let other = try #require(model.weighPlayer(Self.read("Cam Lee"), number: Self.number("7", 0.99), team: "Granite Bay"))
+        #expect(other.winner?.name == "Cam Lee" && other.winner?.number == "12", "\(other)")
+        let new = try #require(model.weighPlayer(Self.read("Riley Chen"), number: Self.number("12", 0.99), team: "Granite Bay"))
+        #expect(new.winner == nil && new.newPlayer > 0.99, "\(new)")
+    }
 }

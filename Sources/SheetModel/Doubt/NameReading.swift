@@ -92,6 +92,8 @@ public struct NameReadingModel: Sendable {
     public let rates: Rates
     /// Per kind, the distinct known names: the name as the club spells it, and its letters as compared.
     private let names: [NameKind: [(name: String, letters: [Character])]]
+    /// The known players, each with its number and team (one entry per name, number and team).
+    private let players: [(name: String, letters: [Character], number: String?, team: String?)]
     /// The perplexity of the known names' letters: a new name's next letter is as uncertain as a choice among
     /// this many. From the letters of every known name, with one more of each of a–z and the space so that
     /// a handful of names does not make a small alphabet.
@@ -110,6 +112,9 @@ public struct NameReadingModel: Sendable {
             for c in key { counts[c, default: 0] += 1 }
         }
         self.names = names
+        var playerKeys: Set<String> = []
+        players = knownNames.filter { $0.kind == .player && !KnownName.normalized($0.name).isEmpty && playerKeys.insert($0.matchKey).inserted }
+            .map { ($0.name, Array(KnownName.normalized($0.name)), $0.number, $0.team.map(KnownName.normalized)) }
         let total = counts.values.reduce(0, +)
         let entropy = counts.values.reduce(0) { $0 - ($1 / total) * log($1 / total) }
         alphabet = exp(entropy)
@@ -135,6 +140,51 @@ public struct NameReadingModel: Sendable {
         let ranked = zip(candidates, weights).map { NamePosterior.Candidate(name: $0.name, probability: $1 / total) }
             .sorted { $0.probability > $1.probability }
         return NamePosterior(known: Array(ranked.prefix(3)), newName: newWeight / total, knownCount: candidates.count)
+    }
+
+    /// A box score's player row, name and jersey number weighed together against the known players of `team`
+    /// (all known players when none is known to play for it): a player known with number 12 is supported by a
+    /// "12" read beside the name as much as by the name. The number's term is the ratio of the probability the
+    /// digit reader gave the player's number to the one a number of no particular player gets (1 in 100 jersey
+    /// numbers): 100 × P(number), the value's alternatives' probability, or the share the reader left to
+    /// numbers it did not list (`FieldReading.listedProbability`) spread over the other 99. A player with no
+    /// number known, or a number left empty, weighs the name alone. Nil when no player is known or nothing
+    /// was read.
+    public func weighPlayer(_ characters: [ReadCharacter], number: FieldReading, team: String?) -> PlayerPosterior? {
+        let teamKey = team.map(KnownName.normalized)
+        let ofTeam = players.filter { teamKey != nil && $0.team == teamKey }
+        let candidates = ofTeam.isEmpty ? players : ofTeam
+        let read = Self.symbols(characters)
+        guard !candidates.isEmpty, !read.isEmpty else { return nil }
+        let logPrior = -log(Double(candidates.count + 1))
+        let logNew = logPrior + Double(read.count) * log(1 - rates.added - rates.dropped)
+        let logKnown = candidates.map { player in
+            logPrior + logLikelihood(read, written: player.letters) + log(Self.numberRatio(player.number, number))
+        }
+        let top = max(logNew, logKnown.max()!)
+        let weights = logKnown.map { exp($0 - top) }
+        let newWeight = exp(logNew - top)
+        let total = weights.reduce(newWeight, +)
+        let ranked = zip(candidates, weights).map { PlayerPosterior.Candidate(name: $0.name, number: $0.number, probability: $1 / total) }
+            .sorted { $0.probability > $1.probability }
+        return PlayerPosterior(known: Array(ranked.prefix(3)), newPlayer: newWeight / total, knownCount: candidates.count)
+    }
+
+    /// P(number read | the player's number) over P(number read | a number of no particular player), of 100.
+    static func numberRatio(_ known: String?, _ reading: FieldReading) -> Double {
+        guard let known, reading.value.writtenText != nil else { return 1 }
+        func matches(_ value: FieldValue) -> Bool { value.writtenText == known }
+        let probability: Double
+        if reading.alternatives.isEmpty {
+            let p = reading.confidence / 100
+            probability = matches(reading.value) ? p : (1 - p) / 99
+        } else if let listed = reading.alternatives.first(where: { matches($0.value) }) {
+            probability = listed.probability
+        } else {
+            probability = max(0, 1 - reading.listedProbability) / 99
+        }
+        // Never quite 0: a reader sure of a misread number would otherwise veto the name.
+        return max(100 * probability, 0.01)
     }
 
     /// The characters read as the names compare them: each candidate normalised, equal ones merged, and a
@@ -221,6 +271,26 @@ public struct NamePosterior: Sendable, Equatable {
     /// The known name to show, when it is likelier than a new name.
     public var winner: Candidate? {
         guard let best = known.first, best.probability > newName else { return nil }
+        return best
+    }
+}
+
+
+/// Which known player a box score's row is (its name and number weighed together), or a player not known.
+public struct PlayerPosterior: Sendable, Equatable {
+    public struct Candidate: Sendable, Equatable {
+        public var name: String
+        public var number: String?
+        public var probability: Double
+    }
+
+    public var known: [Candidate]
+    public var newPlayer: Double
+    public var knownCount: Int
+
+    /// The known player to show, when likelier than a new one.
+    public var winner: Candidate? {
+        guard let best = known.first, best.probability > newPlayer else { return nil }
         return best
     }
 }

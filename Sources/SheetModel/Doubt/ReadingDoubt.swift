@@ -54,6 +54,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case unknownName(kind: NameKind, known: Int, nearest: String?, nearestProbability: Double)
     /// A handwritten name shown as the known name it most probably is, which the reader read otherwise.
     case readAsKnownName(read: String)
+    /// A box score's row read as a known player whose number, as the club knows it, is not the number read.
+    case notThePlayersNumber(player: String, number: String)
 
     // The sheet.
     /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
@@ -88,7 +90,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case .boxMisplaced: 0.1
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         // The name model's posterior is the confidence.
-        case .unknownName, .readAsKnownName: nil
+        case .unknownName, .readAsKnownName, .notThePlayersNumber: nil
         }
     }
 
@@ -99,7 +101,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     public var needsAPerson: Bool {
         switch self {
         // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`).
-        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName: true
+        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber: true
         default: false
         }
     }
@@ -140,6 +142,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             "not one of the \(known) known \(kind.rawValue) name\(known == 1 ? "" : "s")"
                 + (nearest.map { " (likeliest: \($0), \(Int((100 * p).rounded()))%)" } ?? "") + ": a new name, shown as read"
         case .readAsKnownName(let read): "read '\(read)'; the known name is likelier"
+        case .notThePlayersNumber(let player, let number): "\(player) is known as #\(number)"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"

@@ -102,7 +102,8 @@ public final class SheetFieldReader: FieldRecognizer {
         // A cell cut where its printed box is not may hold a box line read as a 1, or a neighbour's
         // ink: whatever was read there, a person looks.
         for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
-        return RecognizedFields(readings: readings, writing: decided)
+        let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
+        return RecognizedFields(readings: readings, writing: decided, characters: characters)
     }
 
     /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;
