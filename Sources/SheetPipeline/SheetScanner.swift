@@ -78,6 +78,7 @@ public final class SheetScanner {
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
         if !options.knownNames.isEmpty { reader.names = NameReadingModel(knownNames: options.knownNames) }
+        reader.reviewLine = options.minConfidence
         try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
@@ -198,6 +199,7 @@ public final class SheetScanner {
               let nameColumn = players.name, let numberColumn = players.number else { return }
         let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
         let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
+        let line = NamePosterior.line(options.minConfidence, numbers: template.fields.filter { $0.kind.isWrittenInDigits }.count)
         for row in players.rows {
             guard let n = index["\(row).\(nameColumn)"], let d = index["\(row).\(numberColumn)"], let read = characters[n],
                   fields[n].reading.value != .empty,
@@ -213,6 +215,10 @@ public final class SheetScanner {
             }
             var named = FieldReading(value: .string(winner.name), text: asRead.text, confidence: 100 * winner.probability)
             if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
+            if named.confidence < line {
+                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
+                named.flagged = true
+            }
             fields[n].reading = named
             guard let number = winner.number else { continue }
             if fields[d].reading.value.writtenText == number {

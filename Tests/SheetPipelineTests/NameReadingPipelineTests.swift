@@ -52,3 +52,31 @@ import Testing
         #expect(result.reading("opponent")?.flagged == false)
     }
 }
+
+/// How a name's posterior becomes the field's reading.
+@Suite struct NameReadingOutcomeTests {
+    static func read(_ text: String) -> [ReadCharacter] {
+        text.split(separator: " ").flatMap { word in
+            word.enumerated().map { ReadCharacter(choices: [CharacterChoice(text: String($1), probability: 0.99)], startsWord: $0 == 0) }
+        }
+    }
+
+    /// "Seán O'Brien" and "Sean O'Brien" both known, read without the accent (the reader drops one in three):
+    /// the plain one is likelier, about 3 to 1, which is not sure enough to file a whole sheet under.
+    @Test func twoNamesTheReaderCannotTellApartAreFlagged() throws {
+        let model = NameReadingModel(knownNames: [KnownName(kind: .athlete, name: "Seán O'Brien"), KnownName(kind: .athlete, name: "Sean O'Brien"),
+                                                  KnownName(kind: .athlete, name: "Drew Patel")])
+        let posterior = try #require(model.weigh(Self.read("Sean O'Brien"), kind: .athlete))
+        let reading = FieldReading(value: .string("Sean O'Brien"), text: "Sean O'Brien", confidence: 96)
+        let line = NamePosterior.line(70, numbers: 25)
+        #expect(abs(line - 98.8) < 1e-9)
+        let shown = SheetFieldReader.name(reading, posterior, kind: .athlete, line: line)
+        #expect(shown.value == .string("Sean O'Brien") && shown.flagged, "\(shown)")
+        #expect(shown.confidence > 60 && shown.confidence < 90, "\(shown.confidence)")
+        #expect(shown.doubts.contains(.nameUnderItsLine(line: line, runnerUp: "Seán O'Brien", runnerUpProbability: posterior.known[1].probability)))
+        // Read as a name of its own, it is sure and passes.
+        let drew = SheetFieldReader.name(FieldReading(value: .string("Drew Patel"), text: "Drew Patel", confidence: 90),
+                                         try #require(model.weigh(Self.read("Drew Patel"), kind: .athlete)), kind: .athlete, line: line)
+        #expect(!drew.flagged && drew.confidence > line && drew.doubts.isEmpty, "\(drew)")
+    }
+}

@@ -273,6 +273,22 @@ public struct NamePosterior: Sendable, Equatable {
         guard let best = known.first, best.probability > newName else { return nil }
         return best
     }
+
+    /// The next likeliest after the winner: a known name, or a new one (nil), with its probability.
+    public var runnerUp: (name: String?, probability: Double) {
+        let second = known.dropFirst().first
+        return (second?.probability ?? 0) > newName ? (second!.name, second!.probability) : (nil, newName)
+    }
+
+    /// The confidence (0–100) a name must reach to pass unflagged, for a review line `line` and a sheet of
+    /// `numbers` numbers. A wrong number costs one wrong number; a wrong athlete, opponent or team files every
+    /// number of the sheet under another: flagging is worth it when the expected loss of passing it,
+    /// (1 − p) × numbers, exceeds what the review line accepts for one number, 1 − line. Two names the reader
+    /// cannot tell apart (an accent it drops one time in three: "Seán" and "Sean") are about 3 to 1, not
+    /// sure enough for a whole sheet.
+    public static func line(_ line: Double, numbers: Int) -> Double {
+        100 - (100 - line) / Double(max(1, numbers))
+    }
 }
 
 
@@ -292,5 +308,11 @@ public struct PlayerPosterior: Sendable, Equatable {
     public var winner: Candidate? {
         guard let best = known.first, best.probability > newPlayer else { return nil }
         return best
+    }
+
+    /// The next likeliest after the winner: a known player, or a new one (nil), with its probability.
+    public var runnerUp: (name: String?, probability: Double) {
+        let second = known.dropFirst().first
+        return (second?.probability ?? 0) > newPlayer ? (second!.name, second!.probability) : (nil, newPlayer)
     }
 }

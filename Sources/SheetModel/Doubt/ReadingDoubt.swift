@@ -54,6 +54,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case unknownName(kind: NameKind, known: Int, nearest: String?, nearestProbability: Double)
     /// A handwritten name shown as the known name it most probably is, which the reader read otherwise.
     case readAsKnownName(read: String)
+    /// A known name shown under the line names are held to (`NamePosterior.line`): a wrong name files every
+    /// number of the sheet under another person or team. `runnerUp` is the next likeliest, known or new (nil).
+    case nameUnderItsLine(line: Double, runnerUp: String?, runnerUpProbability: Double)
     /// A box score's row read as a known player whose number, as the club knows it, is not the number read.
     case notThePlayersNumber(player: String, number: String)
 
@@ -90,7 +93,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case .boxMisplaced: 0.1
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         // The name model's posterior is the confidence.
-        case .unknownName, .readAsKnownName, .notThePlayersNumber: nil
+        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
         }
     }
 
@@ -101,7 +104,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     public var needsAPerson: Bool {
         switch self {
         // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`).
-        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber: true
+        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine: true
         default: false
         }
     }
@@ -142,12 +145,19 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             "not one of the \(known) known \(kind.rawValue) name\(known == 1 ? "" : "s")"
                 + (nearest.map { " (likeliest: \($0), \(Int((100 * p).rounded()))%)" } ?? "") + ": a new name, shown as read"
         case .readAsKnownName(let read): "read '\(read)'; the known name is likelier"
+        case .nameUnderItsLine(let line, let runnerUp, let p):
+            "a name files the whole sheet, so it passes only from \(Self.percent(line)) sure; it could be "
+                + (runnerUp ?? "a new name") + " (\(Self.percent(100 * p)))"
         case .notThePlayersNumber(let player, let number): "\(player) is known as #\(number)"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"
         case .earlierNote(let note): note
         }
+    }
+
+    private static func percent(_ p: Double) -> String {
+        p >= 99 || p < 1 ? String(format: "%.1f%%", p) : "\(Int(p.rounded()))%"
     }
 
     private static func firstChoice(_ value: FieldValue, _ p: Double) -> String {

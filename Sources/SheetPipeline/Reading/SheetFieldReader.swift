@@ -34,6 +34,9 @@ public final class SheetFieldReader: FieldRecognizer {
     /// The club's names, which a handwritten name is read against (`NameReadingModel`); nil, or no name of a
     /// field's kind, leaves the field's reading as Tesseract's, capped as `handText` says.
     public var names: NameReadingModel?
+    /// The review line (`ScanOptions.minConfidence`), from which the line names are held to follows
+    /// (`NamePosterior.line`).
+    public var reviewLine = 70.0
 
     public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
         self.printed = printed
@@ -68,10 +71,11 @@ public final class SheetFieldReader: FieldRecognizer {
         let text = try textReader.readWithCharacters(others.map { fields[$0] })
         for (i, reading) in zip(others, text.readings) { readings[i] = reading }
         if decided == .hand {
+            let nameLine = NamePosterior.line(reviewLine, numbers: numeric.count)
             for (k, i) in others.enumerated() where fields[i].field.kind == .text {
                 if let kind = fields[i].field.names, readings[i].value != .empty, let characters = text.characters[k],
                    let posterior = names?.weigh(characters, kind: kind) {
-                    readings[i] = Self.name(readings[i], posterior, kind: kind)
+                    readings[i] = Self.name(readings[i], posterior, kind: kind, line: nameLine)
                 } else {
                     Self.handText.apply(to: &readings[i])
                 }
@@ -127,11 +131,15 @@ public final class SheetFieldReader: FieldRecognizer {
     /// likelier than a new one, its confidence its probability; otherwise the name as read, as sure as
     /// `handText` makes a reading and no surer than the probability that it is new, flagged for a person to
     /// confirm the new name once. What was read stays in `text`.
-    static func name(_ reading: FieldReading, _ posterior: NamePosterior, kind: NameKind) -> FieldReading {
+    static func name(_ reading: FieldReading, _ posterior: NamePosterior, kind: NameKind, line: Double) -> FieldReading {
         if let winner = posterior.winner {
             var named = FieldReading(value: .string(winner.name), text: reading.text, confidence: 100 * winner.probability,
                                      doubts: reading.doubts)
             if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
+            if named.confidence < line {
+                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
+                named.flagged = true
+            }
             return named
         }
         var asRead = reading
