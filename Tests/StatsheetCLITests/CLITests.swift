@@ -181,6 +181,14 @@ import Testing
         #expect((known["names_by_kind"] as? [String: [String: Any]])?["athlete"]?["right"] as? Int == 3)
         let sheets = try #require(known["sheets_read"] as? [String: Any])
         #expect(sheets["read"] as? Int == 3 && sheets["names_unflagged"] as? Int == 3, "\(sheets)")
+        // The same names from a store: read, and nothing written to it.
+        let db = folder.appendingPathComponent("club.sqlite").path
+        #expect(try Self.run(["names", "import", "--db", db, roster.path]).status == 0)
+        let before = try Self.run(["names", "list", "--db", db, "--format", "csv"]).stdout
+        let stored = try #require(try report(["--db", db])["names"] as? [String: Any])
+        #expect(stored["right"] as? Int == 6 && stored["flagged"] as? Int == 0, "\(stored)")
+        #expect(try Self.run(["names", "list", "--db", db, "--format", "csv"]).stdout == before)
+        #expect(try Self.run(["sheets", "--db", db, "--json"]).stdout.isEmpty, "no sheet stored")
         // Without the names, the three athletes are flagged and none is replaced.
         let alone = try #require(try report([])["names"] as? [String: Any])
         #expect((alone["flagged"] as? Int ?? 0) >= 3 && alone["silent_errors"] as? Int == 0, "\(alone)")
