@@ -24,9 +24,13 @@ public struct RecognizedSymbol: Sendable, Equatable {
     /// The LSTM's candidates for this character, best first, with their scores (0–100). Empty unless
     /// the engine was created with `alternatives: true`.
     public var alternatives: [SymbolChoice] = []
+    /// Whether this character begins a word: where a line's words part (names are read as characters,
+    /// and "Oak Hill" is not "OakHill").
+    public var startsWord = false
 
-    public init(text: String, confidence: Double, bounds: PixelRect, alternatives: [SymbolChoice] = []) {
+    public init(text: String, confidence: Double, bounds: PixelRect, alternatives: [SymbolChoice] = [], startsWord: Bool = false) {
         self.text = text; self.confidence = confidence; self.bounds = bounds; self.alternatives = alternatives
+        self.startsWord = startsWord
     }
 
     /// How far the best candidate is ahead of the next one (its whole score when it has no rival).
@@ -139,19 +143,22 @@ public final class TesseractEngine {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return Recognition(symbols: [], words: []) }
         defer { TessResultIteratorDelete(iterator) }
         return Recognition(symbols: collect(iterator, level: RIL_SYMBOL).map {
-                               RecognizedSymbol(text: $0.0, confidence: $0.1, bounds: $0.2, alternatives: $0.3)
+                               RecognizedSymbol(text: $0.text, confidence: $0.confidence, bounds: $0.bounds, alternatives: $0.choices,
+                                                startsWord: $0.startsWord)
                            },
-                           words: collectFromStart(level: RIL_WORD).map { RecognizedWord(text: $0.0, confidence: $0.1, bounds: $0.2) })
+                           words: collectFromStart(level: RIL_WORD).map { RecognizedWord(text: $0.text, confidence: $0.confidence, bounds: $0.bounds) })
     }
 
-    private func collectFromStart(level: TessPageIteratorLevel) -> [(String, Double, PixelRect, [SymbolChoice])] {
+    private typealias Collected = (text: String, confidence: Double, bounds: PixelRect, choices: [SymbolChoice], startsWord: Bool)
+
+    private func collectFromStart(level: TessPageIteratorLevel) -> [Collected] {
         guard let iterator = TessBaseAPIGetIterator(handle) else { return [] }
         defer { TessResultIteratorDelete(iterator) }
         return collect(iterator, level: level)
     }
 
-    private func collect(_ iterator: OpaquePointer, level: TessPageIteratorLevel) -> [(String, Double, PixelRect, [SymbolChoice])] {
-        var items: [(String, Double, PixelRect, [SymbolChoice])] = []
+    private func collect(_ iterator: OpaquePointer, level: TessPageIteratorLevel) -> [Collected] {
+        var items: [Collected] = []
         repeat {
             guard let cText = TessResultIteratorGetUTF8Text(iterator, level) else { continue }
             let text = String(cString: cText)
@@ -161,7 +168,8 @@ public final class TesseractEngine {
             let page = TessResultIteratorGetPageIteratorConst(iterator)
             _ = TessPageIteratorBoundingBox(page, level, &l, &t, &r, &b)
             let choices = level == RIL_SYMBOL ? Self.choices(iterator) : []
-            items.append((text, confidence, PixelRect(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)), choices))
+            let startsWord = level == RIL_SYMBOL && TessPageIteratorIsAtBeginningOf(page, RIL_WORD) != 0
+            items.append((text, confidence, PixelRect(x: Int(l), y: Int(t), width: Int(r - l), height: Int(b - t)), choices, startsWord))
         } while TessResultIteratorNext(iterator, level) != 0
         return items
     }

@@ -116,7 +116,20 @@ public struct EvaluationReport: Sendable, Encodable {
     /// Counts, digits and dates.
     public var numeric = Tally()
     public var text = Tally()
+    /// The text fields that hold one of the club's names (a template field's `names`), all kinds together and
+    /// by kind (`athlete`, `opponent`, …): what reading names against the known names (issue 42) is measured by.
+    public var names = Tally()
+    public var namesByKind: [String: Tally] = [:]
     public var checkboxes = Tally()
+    /// Sheets read (not failed), and of those the ones a person need not open: clean, or with no name field
+    /// flagged, or with neither a name nor a date flagged.
+    public struct SheetTally: Sendable, Encodable, Equatable {
+        public var read = 0
+        public var clean = 0
+        public var namesUnflagged = 0
+        public var namesAndDatesUnflagged = 0
+    }
+    public var sheetsRead = SheetTally()
     public var calibration: [Bucket] = (0..<10).map { Bucket(low: $0 * 10) }
     /// The review line: numeric fields read with less confidence are flagged.
     public let minConfidence: Double
@@ -183,7 +196,7 @@ public struct EvaluationReport: Sendable, Encodable {
         sheets += 1
         milliseconds.append(result.milliseconds)
         var numericMisses = 0, numericMissesWithSuggestion = 0
-        if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" }
+        if result.status == .failed { failedSheets[result.file] = result.error ?? "failed" } else { tallySheet(result, template: template) }
         for field in template.fields {
             let expected = truth.fields[field.id] ?? .empty
             let reading = result.reading(field.id) ?? FieldReading(value: .empty, text: "", confidence: 0, flagged: true)
@@ -220,7 +233,12 @@ public struct EvaluationReport: Sendable, Encodable {
                 if right { calibration[b].right += 1 }
                 if reading.confidence >= minConfidence { overTheLine.add(right: right, flagged: reading.flagged) }
                 brierSum += pow(reading.confidence / 100 - (right ? 1 : 0), 2)
-            case .text: text.add(right: right, flagged: reading.flagged)
+            case .text:
+                text.add(right: right, flagged: reading.flagged)
+                if let kind = field.names {
+                    names.add(right: right, flagged: reading.flagged)
+                    namesByKind[kind.rawValue, default: Tally()].add(right: right, flagged: reading.flagged)
+                }
             case .checkbox: checkboxes.add(right: right, flagged: reading.flagged)
             }
             if !right && result.status != .failed {
@@ -242,6 +260,18 @@ public struct EvaluationReport: Sendable, Encodable {
             let right = matches(reading.value, truth.fields[id] ?? .empty, kind: kind)
             return ReaderCalibration.Sample(key: ReaderCalibration.key(writing: writing.rawValue, kind: kind, empty: reading.value == .empty),
                                             confidence: reading.confidence, right: right)
+        }
+    }
+
+    private mutating func tallySheet(_ result: SheetResult, template: SheetTemplate) {
+        let flagged = Set(result.fields.filter(\.reading.flagged).map(\.id))
+        let nameFields = template.fields.filter { $0.names != nil }.map(\.id)
+        let dateFields = template.fields.filter { $0.kind == .date }.map(\.id)
+        sheetsRead.read += 1
+        if result.status == .clean { sheetsRead.clean += 1 }
+        if flagged.isDisjoint(with: nameFields) {
+            sheetsRead.namesUnflagged += 1
+            if flagged.isDisjoint(with: dateFields) { sheetsRead.namesAndDatesUnflagged += 1 }
         }
     }
 

@@ -26,6 +26,9 @@ public struct ScanOptions: Sendable {
     public var calibration: ReaderCalibration?
     /// The chance the paper itself breaks a rule, in place of the model's (`SheetPosterior.slip`): how it is fitted.
     public var ruleSlip: Double?
+    /// The club's names (its roster, its opponents, the names of sheets approved before): handwritten names are
+    /// read against those of their field's kind (`NameReadingModel`). Empty: names are read as written.
+    public var knownNames: [KnownName] = []
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
@@ -48,6 +51,8 @@ public final class SheetScanner {
     public let options: ScanOptions
     private let recognizer: any FieldRecognizer
     private let calibration: ReaderCalibration
+    /// The club's names, for a box score's players (name and number together); nil when none are known.
+    private let names: NameReadingModel?
     private let detector = MarkerDetector()
     /// Each template's rules, parsed the first time a sheet of it is read.
     private var parsedRules: [String: ParsedRules] = [:]
@@ -60,6 +65,7 @@ public final class SheetScanner {
         self.options = options
         self.recognizer = recognizer
         self.calibration = try options.calibration ?? ReaderCalibration.shipped()
+        self.names = options.knownNames.isEmpty ? nil : NameReadingModel(knownNames: options.knownNames)
         self.logger = logger
     }
 
@@ -71,6 +77,8 @@ public final class SheetScanner {
         handwritten.gameDates.today = options.today
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
+        if !options.knownNames.isEmpty { reader.names = NameReadingModel(knownNames: options.knownNames) }
+        reader.reviewLine = options.minConfidence
         try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
@@ -169,14 +177,60 @@ public final class SheetScanner {
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
-        let fields = zip(template.fields, recognized.readings).map { field, reading in
+        var fields = zip(template.fields, recognized.readings).map { field, reading in
             var reading = reading
             if ReaderCalibration.maps(field.kind, writing: recognized.writing.rawValue, weighedByRules: rules.valuesChecked.contains(field.id)) {
                 reading.confidence = calibration.confidence(of: reading, writing: recognized.writing.rawValue, kind: field.kind)
             }
             return (id: field.id, reading: reading)
         }
+        if recognized.writing == .hand { weighPlayers(&fields, template: template, characters: recognized.characters) }
         return Read(template: template, rules: rules, fields: fields, writing: recognized.writing)
+    }
+
+    /// A hand-filled box score's player rows, name and number weighed together against the known players of
+    /// the sheet's team (`NameReadingModel.weighPlayer`). The likeliest known player shows its name, and its
+    /// number is as sure as the player is when the number read is the player's; when the number read is
+    /// another, it stays as read and is flagged. When no known player is likelier than a new one, the name
+    /// stays as the name alone made it, flagged as new.
+    private func weighPlayers(_ fields: inout [(id: String, reading: FieldReading)], template: SheetTemplate,
+                              characters: [Int: [ReadCharacter]]) {
+        guard let names, names.count(of: .player) > 0, let log = template.gameLog, let players = log.players,
+              let nameColumn = players.name, let numberColumn = players.number else { return }
+        let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
+        let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
+        let line = NamePosterior.line(options.minConfidence, numbers: template.fields.filter { $0.kind.isWrittenInDigits }.count)
+        for row in players.rows {
+            guard let n = index["\(row).\(nameColumn)"], let d = index["\(row).\(numberColumn)"], let read = characters[n],
+                  fields[n].reading.value != .empty,
+                  let posterior = names.weighPlayer(read, number: fields[d].reading, team: team) else { continue }
+            let asRead = fields[n].reading
+            guard let winner = posterior.winner else {
+                if !asRead.doubts.contains(where: { if case .unknownName = $0 { true } else { false } }) {
+                    fields[n].reading.flagged = true
+                    fields[n].reading.doubts.append(.unknownName(kind: .player, known: posterior.knownCount, nearest: posterior.known.first?.name,
+                                                                 nearestProbability: posterior.known.first?.probability ?? 0))
+                }
+                continue
+            }
+            var named = FieldReading(value: .string(winner.name), text: asRead.text, confidence: 100 * winner.probability)
+            if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
+            if named.confidence < line {
+                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
+                named.flagged = true
+            }
+            fields[n].reading = named
+            guard let number = winner.number else { continue }
+            if fields[d].reading.value.writtenText == number {
+                // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
+                fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
+                fields[d].reading.doubts.removeAll { $0 == .uncheckedHandwriting(.digitString) }
+                fields[d].reading.flagged = fields[d].reading.doubts.contains { $0.needsAPerson }
+            } else {
+                fields[d].reading.doubts.append(.notThePlayersNumber(player: winner.name, number: number))
+                fields[d].reading.flagged = true
+            }
+        }
     }
 
     /// Stage "weigh": every group of numbers the rules tie together weighed by the one model of doubt.

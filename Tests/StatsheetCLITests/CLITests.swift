@@ -156,6 +156,45 @@ import Testing
         #expect(confident?.hasSuffix(" fields, 100.00% right") == true, "\(r.stdout)")
     }
 
+    /// `eval --names`: the names read against a roster, counted apart (by kind) with the sheets no name flags.
+    @Test func evalWithANamesFileCountsNamesAndSheets() throws {
+        let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let set = Self.root.appendingPathComponent("TestImages/lacrosse-goalie/handwritten-phone")
+        // Names Tesseract misreads alone ("Emerson Felly", "Qree Patel", "Morqan Davis").
+        for sheet in ["sheet-012", "sheet-016", "sheet-020"] {
+            for suffix in [".jpg", ".truth.json"] {
+                try FileManager.default.copyItem(at: set.appendingPathComponent(sheet + suffix), to: folder.appendingPathComponent(sheet + suffix))
+            }
+        }
+        let roster = folder.appendingPathComponent("roster.csv")
+        try Data("kind,name\nathlete,Emerson Kelly\nathlete,Morgan Davis\nathlete,Drew Patel\nathlete,Sam Okafor\nopponent,Pine Ridge\nopponent,Eastside LC\nopponent,Lincoln High\n".utf8)
+            .write(to: roster)
+        func report(_ extra: [String]) throws -> [String: Any] {
+            let r = try Self.run(["eval", folder.path, "--writing", "hand", "--today", "2026-11-22", "--json"] + extra)
+            #expect(r.status == 0, "\(r.stderr)")
+            return try #require(JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        }
+        let known = try report(["--names", roster.path])
+        let names = try #require(known["names"] as? [String: Any])
+        #expect(names["fields"] as? Int == 6 && names["right"] as? Int == 6 && names["flagged"] as? Int == 0, "\(names)")
+        #expect((known["names_by_kind"] as? [String: [String: Any]])?["athlete"]?["right"] as? Int == 3)
+        let sheets = try #require(known["sheets_read"] as? [String: Any])
+        #expect(sheets["read"] as? Int == 3 && sheets["names_unflagged"] as? Int == 3, "\(sheets)")
+        // The same names from a store: read, and nothing written to it.
+        let db = folder.appendingPathComponent("club.sqlite").path
+        #expect(try Self.run(["names", "import", "--db", db, roster.path]).status == 0)
+        let before = try Self.run(["names", "list", "--db", db, "--format", "csv"]).stdout
+        let stored = try #require(try report(["--db", db])["names"] as? [String: Any])
+        #expect(stored["right"] as? Int == 6 && stored["flagged"] as? Int == 0, "\(stored)")
+        #expect(try Self.run(["names", "list", "--db", db, "--format", "csv"]).stdout == before)
+        #expect(try Self.run(["sheets", "--db", db, "--json"]).stdout.isEmpty, "no sheet stored")
+        // Without the names, the three athletes are flagged and none is replaced.
+        let alone = try #require(try report([])["names"] as? [String: Any])
+        #expect((alone["flagged"] as? Int ?? 0) >= 3 && alone["silent_errors"] as? Int == 0, "\(alone)")
+        #expect(try Self.run(["eval", folder.path, "--names", folder.appendingPathComponent("none.csv").path]).status != 0)
+    }
+
     @Test func evalJSONCarriesRatesInSnakeCase() throws {
         let r = try Self.run(["eval", "TestImages/lacrosse-goalie/clean-300dpi-jpeg", "--json"])
         #expect(r.status == 0)

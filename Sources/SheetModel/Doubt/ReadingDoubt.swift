@@ -49,6 +49,16 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// Names only now (`SheetFieldReader.handText`); the other kinds are what stores written before
     /// `ReaderCalibration` hold.
     case uncheckedHandwriting(UncheckedHandwriting)
+    /// A handwritten name likelier to be none of the club's `known` names of its kind than any of them
+    /// (`NameReadingModel`): shown as read, for a person to confirm once; `nearest` is the likeliest known one.
+    case unknownName(kind: NameKind, known: Int, nearest: String?, nearestProbability: Double)
+    /// A handwritten name shown as the known name it most probably is, which the reader read otherwise.
+    case readAsKnownName(read: String)
+    /// A known name shown under the line names are held to (`NamePosterior.line`): a wrong name files every
+    /// number of the sheet under another person or team. `runnerUp` is the next likeliest, known or new (nil).
+    case nameUnderItsLine(line: Double, runnerUp: String?, runnerUpProbability: Double)
+    /// A box score's row read as a known player whose number, as the club knows it, is not the number read.
+    case notThePlayersNumber(player: String, number: String)
 
     // The sheet.
     /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
@@ -82,6 +92,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         // came at 99.7 (a bowed sheet aligned by its markers alone).
         case .boxMisplaced: 0.1
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
+        // The name model's posterior is the confidence.
+        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
         }
     }
 
@@ -91,7 +103,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// 377 hand-filled sheets).
     public var needsAPerson: Bool {
         switch self {
-        case .struckOutCorrection, .unreadableMark, .boxMisplaced: true
+        // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`).
+        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine: true
         default: false
         }
     }
@@ -128,11 +141,23 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             case .date: "a handwritten date under 80% sure is right about 19 times in 20"
             case .count: "a handwritten count no rule checks, read under 95% sure"
             }
+        case .unknownName(let kind, let known, let nearest, let p):
+            "not one of the \(known) known \(kind.rawValue) name\(known == 1 ? "" : "s")"
+                + (nearest.map { " (likeliest: \($0), \(Int((100 * p).rounded()))%)" } ?? "") + ": a new name, shown as read"
+        case .readAsKnownName(let read): "read '\(read)'; the known name is likelier"
+        case .nameUnderItsLine(let line, let runnerUp, let p):
+            "a name files the whole sheet, so it passes only from \(Self.percent(line)) sure; it could be "
+                + (runnerUp ?? "a new name") + " (\(Self.percent(100 * p)))"
+        case .notThePlayersNumber(let player, let number): "\(player) is known as #\(number)"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"
         case .earlierNote(let note): note
         }
+    }
+
+    private static func percent(_ p: Double) -> String {
+        p >= 99 || p < 1 ? String(format: "%.1f%%", p) : "\(Int(p.rounded()))%"
     }
 
     private static func firstChoice(_ value: FieldValue, _ p: Double) -> String {

@@ -110,4 +110,11 @@ public struct RecognizedFields: Sendable {
     /// One per field, in the fields' order.
     public var readings: [FieldReading]
     public var writing: Writing
+    /// Each handwritten text field's characters with their candidates, by the field's index: what a box
+    /// score's player is weighed from, with the number beside the name (`NameReadingModel.weighPlayer`).
+    public var characters: [Int: [ReadCharacter]] = [:]
+
+    public init(readings: [FieldReading], writing: Writing, characters: [Int: [ReadCharacter]] = [:]) {
+        self.readings = readings; self.writing = writing; self.characters = characters
+    }
 }

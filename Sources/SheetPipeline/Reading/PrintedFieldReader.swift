@@ -26,7 +26,8 @@ public final class PrintedFieldReader: FieldRecognizer {
     /// Line readings below this confidence are checked box by box.
     public var secondOpinionBelow = 90.0
 
-    /// When set, every cleaned field image is written here as `FIELD.png` (for tuning the cleaner).
+    /// When set, every cleaned field image is written here as `FIELD.png` (for tuning the cleaner), and each text
+    /// field's characters with their candidates as `FIELD.characters.json` (for measuring the name model's rates).
     public var debugFolder: String?
 
     public init(engine: TesseractEngine, cleaner: CellCleaner = CellCleaner()) {
@@ -50,12 +51,23 @@ public final class PrintedFieldReader: FieldRecognizer {
     }
 
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
+        try readWithCharacters(fields).readings
+    }
+
+    /// The readings, and for each text field read (by its index in `fields`) its characters with their
+    /// candidates: what a name is weighed from against the known names (`NameReadingModel`).
+    public func readWithCharacters(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws
+        -> (readings: [FieldReading], characters: [Int: [ReadCharacter]]) {
         var readings = [FieldReading?](repeating: nil, count: fields.count)
+        var characters: [Int: [ReadCharacter]] = [:]
         var pending: [PendingDigits] = []
         for (index, (field, cell)) in fields.enumerated() {
             switch field.kind {
             case .checkbox: readings[index] = try readCheckbox(field, cell)
-            case .text: readings[index] = try readText(field, cell)
+            case .text:
+                let (reading, read) = try readText(field, cell)
+                readings[index] = reading
+                if !read.isEmpty { characters[index] = read }
             case .count, .digits, .date:
                 let cleaned = try cleaner.clean(field, in: cell)
                 try writeDebug(field, cell, cleaned)
@@ -76,7 +88,7 @@ public final class PrintedFieldReader: FieldRecognizer {
         for (item, line) in zip(pending, lines) {
             readings[item.index] = try interpret(item, lineRead: line)
         }
-        return readings.map { $0! }
+        return (readings.map { $0! }, characters)
     }
 
     // MARK: - Checkboxes and text
@@ -91,16 +103,33 @@ public final class PrintedFieldReader: FieldRecognizer {
         return FieldReading(value: .boolean(checked), text: checked ? "x" : "", confidence: confidence, doubts: doubts)
     }
 
-    private func readText(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldReading {
+    private func readText(_ field: FieldSpec, _ cell: FieldCell) throws -> (FieldReading, [ReadCharacter]) {
         let cleaned = try cleaner.clean(field, in: cell)
         try writeDebug(field, cell, cleaned)
-        guard cleaned.totalInk >= 0.003 else { return FieldReading(value: .empty, text: "", confidence: 97) }
+        guard cleaned.totalInk >= 0.003 else { return (FieldReading(value: .empty, text: "", confidence: 97), []) }
         let image = try cleaned.ink.grayScaled(by: textScale / cell.scale).padded(by: padding)
         let recognition = try engine.recognize(image, segmentation: .singleLine, dpi: Int(textScale * 72))
         let text = recognition.text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
-            return FieldReading(value: .empty, text: "", confidence: 0, doubts: [.noTextRead])
+            return (FieldReading(value: .empty, text: "", confidence: 0, doubts: [.noTextRead]), [])
         }
+        let characters = recognition.symbols.filter { !$0.text.isEmpty }.map(Self.character)
+        if let debugFolder {
+            // What Tools/name-rates.py measures the name model's rates from.
+            let json = try JSONEncoder().encode(characters)
+            _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).characters.json", contents: json)
+        }
+        return (textReading(text, recognition), characters)
+    }
+
+    /// A character read, with the LSTM's candidates for it (the character alone when it listed none).
+    static func character(_ symbol: RecognizedSymbol) -> ReadCharacter {
+        let scores = symbol.alternatives.isEmpty ? [(text: symbol.text, score: symbol.confidence)]
+                                                 : symbol.alternatives.map { (text: $0.text, score: $0.confidence) }
+        return ReadCharacter(scores: scores, startsWord: symbol.startsWord)
+    }
+
+    private func textReading(_ text: String, _ recognition: Recognition) -> FieldReading {
         let confidence = recognition.words.map(\.confidence).min() ?? 0
         let unlikely = text.filter { !Self.writtenInText($0) }
         guard unlikely.isEmpty else {

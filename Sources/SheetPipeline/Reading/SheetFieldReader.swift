@@ -31,6 +31,12 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Text and checkboxes of hand-filled sheets, read again with the handwriting cleaner's ink threshold:
     /// at the print cleaner's, names and ticks in pencil were invisible — read as empty with confidence 97.
     private let pencilAware: PrintedFieldReader
+    /// The club's names, which a handwritten name is read against (`NameReadingModel`); nil, or no name of a
+    /// field's kind, leaves the field's reading as Tesseract's, capped as `handText` says.
+    public var names: NameReadingModel?
+    /// The review line (`ScanOptions.minConfidence`), from which the line names are held to follows
+    /// (`NamePosterior.line`).
+    public var reviewLine = 70.0
 
     public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
         self.printed = printed
@@ -62,9 +68,18 @@ public final class SheetFieldReader: FieldRecognizer {
             }
         }
         let textReader = decided == .hand ? pencilAware : printed
-        for (i, reading) in zip(others, try textReader.read(others.map { fields[$0] })) { readings[i] = reading }
+        let text = try textReader.readWithCharacters(others.map { fields[$0] })
+        for (i, reading) in zip(others, text.readings) { readings[i] = reading }
         if decided == .hand {
-            for i in others where fields[i].field.kind == .text { Self.handText.apply(to: &readings[i]) }
+            let nameLine = NamePosterior.line(reviewLine, numbers: numeric.count)
+            for (k, i) in others.enumerated() where fields[i].field.kind == .text {
+                if let kind = fields[i].field.names, readings[i].value != .empty, let characters = text.characters[k],
+                   let posterior = names?.weigh(characters, kind: kind) {
+                    readings[i] = Self.name(readings[i], posterior, kind: kind, line: nameLine)
+                } else {
+                    Self.handText.apply(to: &readings[i])
+                }
+            }
         }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
@@ -91,7 +106,8 @@ public final class SheetFieldReader: FieldRecognizer {
         // A cell cut where its printed box is not may hold a box line read as a 1, or a neighbour's
         // ink: whatever was read there, a person looks.
         for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
-        return RecognizedFields(readings: readings, writing: decided)
+        let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
+        return RecognizedFields(readings: readings, writing: decided, characters: characters)
     }
 
     /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;
@@ -109,6 +125,30 @@ public final class SheetFieldReader: FieldRecognizer {
             reading.flagged = true
             reading.doubts.append(.uncheckedHandwriting(kind))
         }
+    }
+
+    /// A handwritten name weighed against the known names of its kind: the likeliest known name when it is
+    /// likelier than a new one, its confidence its probability; otherwise the name as read, as sure as
+    /// `handText` makes a reading and no surer than the probability that it is new, flagged for a person to
+    /// confirm the new name once. What was read stays in `text`.
+    static func name(_ reading: FieldReading, _ posterior: NamePosterior, kind: NameKind, line: Double) -> FieldReading {
+        if let winner = posterior.winner {
+            var named = FieldReading(value: .string(winner.name), text: reading.text, confidence: 100 * winner.probability,
+                                     doubts: reading.doubts)
+            if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
+            if named.confidence < line {
+                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
+                named.flagged = true
+            }
+            return named
+        }
+        var asRead = reading
+        handText.apply(to: &asRead)
+        asRead.confidence *= posterior.newName
+        asRead.flagged = true
+        asRead.doubts.append(.unknownName(kind: kind, known: posterior.knownCount, nearest: posterior.known.first?.name,
+                                          nearestProbability: posterior.known.first?.probability ?? 0))
+        return asRead
     }
 
     /// Names and opponents: Tesseract's confidence means less on handwriting than on print. Readings at

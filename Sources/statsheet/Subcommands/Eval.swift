@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import SheetModel
 import SheetPipeline
+import SheetStore
 
-struct Eval: ParsableCommand {
+struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure reading accuracy on images with known answers.",
         discussion: """
@@ -18,6 +19,10 @@ struct Eval: ParsableCommand {
     @OptionGroup var templates: TemplateOptions
     @OptionGroup var writing: WritingOptions
     @OptionGroup var scanDay: ScanDayOptions
+    @Option(name: .customLong("db"), help: ArgumentHelp("Read with what this store knows (its known names, …); nothing is written to it.", valueName: "path|url")) var db: String?
+    @Option(help: ArgumentHelp("Read handwritten names against the names in this CSV file (as 'names import' reads it), with no store.",
+                               valueName: "file.csv"))
+    var names: String?
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
     @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
     @Flag(help: "Print the report as JSON.") var json = false
@@ -39,11 +44,12 @@ struct Eval: ParsableCommand {
         guard (0...100).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0–100, not \(minConfidence)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let library = try templates.library()
         let images = GroundTruth.images(in: paths)
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
         var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
+        options.knownNames = try await knownNames()
         options.digitNetwork = digitNetwork
         if fitCalibration != nil { options.calibration = .identity }
         options.ruleSlip = ruleSlip
@@ -75,6 +81,28 @@ struct Eval: ParsableCommand {
         if let maxSilentErrors, report.numeric.silentErrorRate * 100 > maxSilentErrors { throw ExitCode(1) }
     }
 
+    /// The names of `--names` and of the store `--db` together.
+    private func knownNames() async throws -> [KnownName] {
+        var known: [KnownName] = []
+        if let names {
+            guard let data = FileManager.default.contents(atPath: names) else { throw RuntimeError("cannot read \(names)") }
+            do {
+                known = try NameList.parse(data)
+            } catch {
+                throw RuntimeError((error.problems.map { "\(names):\($0.line): \(Names.Import.describe($0.issue))" }
+                                    + ["--names: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(names)"]).joined(separator: "\n"))
+            }
+        }
+        if let db {
+            let store: any SheetStore
+            do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
+            let stored = try await store.knownNames(kind: nil)
+            await StoreLocator.close(store)
+            known += stored.map(\.name)
+        }
+        return known
+    }
+
     private func writeCalibration(_ calibration: ReaderCalibration, to path: String) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -94,10 +122,16 @@ struct Eval: ParsableCommand {
                 + "  silent errors \(t.silentErrors) (\(pct(t.silentErrorRate)))"
         }
         var lines = ["\(r.sheets) sheets, \(r.failedSheets.count) failed to align or load; median \(String(format: "%.1f", r.medianMilliseconds)) ms per sheet"]
+        let s = r.sheetsRead
+        lines.append("sheets read \(s.read): clean \(s.clean), no name flagged \(s.namesUnflagged), neither a name nor a date flagged \(s.namesAndDatesUnflagged)")
         lines.append("fields     count")
         lines.append(row("numeric", r.numeric))
         for (writer, t) in r.numericByWriter.sorted(by: { $0.key < $1.key }) { lines.append(row("  " + writer, t)) }
         lines.append(row("text", r.text))
+        if r.names.fields > 0 {
+            lines.append(row("  names", r.names))
+            for (kind, t) in r.namesByKind.sorted(by: { $0.key < $1.key }) { lines.append(row("  " + kind, t)) }
+        }
         lines.append(row("checkbox", r.checkboxes))
         lines.append("calibration (numeric fields; flagged below \(Int(r.minConfidence))):")
         for b in r.calibration where b.fields > 0 {

@@ -80,6 +80,9 @@ struct Scan: AsyncParsableCommand {
         options.keepCellImages = !dryRun
         let sheetStore = dryRun ? nil : try await store.open()
         let stored = try await reread ? [:] : sheetStore?.storedHashes() ?? [:]
+        // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
+        // approved before this run (a dry run opens no store, so reads names as written).
+        options.knownNames = try await sheetStore?.knownNames(kind: nil).map(\.name) ?? []
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
             try SheetScanner(library: library, requested: requested, options: options)
         }
