@@ -110,4 +110,13 @@ public struct RecognizedFields: Sendable {
     /// One per field, in the fields' order.
     public var readings: [FieldReading]
     public var writing: Writing
+    /// Field index → the digit network's embedding of each character of a handwritten number, in reading
+    /// order (`HandwrittenDigitReader.FieldResult.digitEmbeddings`); empty for print.
+    public var digitEmbeddings: [Int: [[Float]]] = [:]
+    /// The network that made them (`DigitNetwork.identity`).
+    public var digitNetwork: String?
+
+    public init(readings: [FieldReading], writing: Writing, digitEmbeddings: [Int: [[Float]]] = [:], digitNetwork: String? = nil) {
+        self.readings = readings; self.writing = writing; self.digitEmbeddings = digitEmbeddings; self.digitNetwork = digitNetwork
+    }
 }
