@@ -33,6 +33,9 @@ public final class DigitNetwork: Sendable {
     /// Logits are divided by this before the softmax (fitted on validation data: probabilities that
     /// mean what they say).
     public let temperature: Float
+    /// Names these weights (and temperature): embeddings are comparable only between readings by the same
+    /// network, so a store's examples carry it and a retrained network ignores those of another.
+    public let identity: String
     private let passCount = PassCount()
     /// How many inputs the network has read since it was loaded: what whole sheets cost in passes, which
     /// `bench digits-on-sheets` counts (a reader makes more than one per digit).
@@ -91,9 +94,20 @@ public final class DigitNetwork: Sendable {
         fc2 = Dense(inputs: widths.hidden, outputs: Self.classes, weights: w2, bias: take(Self.classes))
         self.convs = convs
         self.temperature = temperature
+        identity = Self.identity(of: data, temperature: temperature)
         // Each call is one small product: OpenBLAS's own threads would only add overhead, and
         // statsheet runs one network per worker.
         openblas_set_num_threads(1)
+    }
+
+    /// FNV-1a (64 bits) over the weights' bytes and the temperature's: a name, not a safeguard, so a plain
+    /// hash written here rather than a dependency on swift-crypto for this target.
+    static func identity(of data: Data, temperature: Float) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        func add(_ byte: UInt8) { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        data.withUnsafeBytes { for byte in $0 { add(byte) } }
+        withUnsafeBytes(of: temperature.bitPattern.littleEndian) { for byte in $0 { add(byte) } }
+        return String(hash, radix: 16)
     }
 
     /// Loads `digits-cnn.bin` with the temperature and widths from `digits-cnn.json` beside it.
@@ -139,7 +153,15 @@ public final class DigitNetwork: Sendable {
     }
 
     /// The eleven class probabilities for one 28×28 input (row-major, ink 1, paper 0).
-    public func probabilities(_ input: [Float]) -> [Float] {
+    public func probabilities(_ input: [Float]) -> [Float] { evaluate(input).probabilities }
+
+    /// How many numbers `evaluate` gives as a digit's embedding: the hidden layer's width.
+    public var embeddingWidth: Int { fc1.outputs }
+
+    /// The eleven class probabilities for one 28×28 input and, from the same pass, its embedding: the
+    /// hidden layer's activations (after ReLU), where digits the network sees alike lie close. A store
+    /// keeps them so that a person's later correction can teach the reader (`DigitAdaptation`).
+    public func evaluate(_ input: [Float]) -> (probabilities: [Float], embedding: [Float]) {
         precondition(input.count == Self.side * Self.side, "the network reads 28×28 images")
         passCount.increment()
         var x = input, size = Self.side
@@ -157,7 +179,7 @@ public final class DigitNetwork: Sendable {
         let top = scaled.max()!
         let exps = scaled.map { expf($0 - top) }
         let total = exps.reduce(0, +)
-        return exps.map { $0 / total }
+        return (exps.map { $0 / total }, hidden)
     }
 
     /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix.

@@ -29,6 +29,10 @@ public struct ScanOptions: Sendable {
     /// The club's names (its roster, its opponents, the names of sheets approved before): handwritten names are
     /// read against those of their field's kind (`NameReadingModel`). Empty: names are read as written.
     public var knownNames: [KnownName] = []
+    /// Handwritten digits a person labelled in the store (`SheetStore.digitExamples`), most recent first: the
+    /// digit reader mixes their votes into the network's (`DigitAdaptation`). Empty reads with the network
+    /// alone; examples made by another network than the one reading are left out.
+    public var digitExamples: [DigitExample] = []
 
     public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
@@ -75,6 +79,10 @@ public final class SheetScanner {
                       else { try DigitNetwork.bundled() }
         let handwritten = HandwrittenDigitReader(network: network)
         handwritten.gameDates.today = options.today
+        let examples = options.digitExamples.filter { $0.network == network.identity }
+        if !examples.isEmpty {
+            handwritten.adaptation = DigitAdaptation(examples: examples.map { (digit: $0.digit, embedding: $0.embedding) }, width: network.embeddingWidth)
+        }
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
         if !options.knownNames.isEmpty { reader.names = NameReadingModel(knownNames: options.knownNames) }
@@ -92,12 +100,14 @@ public final class SheetScanner {
         var writing: Writing?
         var clock = StageClock()
         var asRead: [(id: String, reading: FieldReading)] = []
-        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, clock: &clock)
-        return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, stages: clock.stages)
+        var digits = ScannedSheet.Digits()
+        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, digits: &digits, clock: &clock)
+        return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, digits: digits, stages: clock.stages)
     }
 
     private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
-                      asRead: inout [(id: String, reading: FieldReading)], clock: inout StageClock) -> SheetResult {
+                      asRead: inout [(id: String, reading: FieldReading)], digits: inout ScannedSheet.Digits,
+                      clock: inout StageClock) -> SheetResult {
         let loaded: LoadedImage
         do {
             loaded = if let contents { try options.loader.load(path, contents: contents) } else { try options.loader.load(path) }
@@ -110,6 +120,7 @@ public final class SheetScanner {
             let read = try read(aligned, &clock, cellImages: &cellImages)
             writing = read.writing
             asRead = read.fields
+            digits = read.digits
             let weighed = weigh(read)
             clock.mark("weigh")
             var result = check(weighed, read: read, file: path, alignment: aligned.fit.report)
@@ -156,6 +167,7 @@ public final class SheetScanner {
         let rules: ParsedRules
         let fields: [(id: String, reading: FieldReading)]
         let writing: Writing
+        let digits: ScannedSheet.Digits
     }
 
     /// Stage "read": each field's cell cut through the fit and read, by the reader its writing needs.
@@ -185,7 +197,11 @@ public final class SheetScanner {
             return (id: field.id, reading: reading)
         }
         if recognized.writing == .hand { weighPlayers(&fields, template: template, characters: recognized.characters) }
-        return Read(template: template, rules: rules, fields: fields, writing: recognized.writing)
+        var digits = ScannedSheet.Digits(network: recognized.digitNetwork)
+        for (i, embeddings) in recognized.digitEmbeddings where template.fields.indices.contains(i) {
+            digits.embeddings[template.fields[i].id] = embeddings
+        }
+        return Read(template: template, rules: rules, fields: fields, writing: recognized.writing, digits: digits)
     }
 
     /// A hand-filled box score's player rows, name and number weighed together against the known players of
@@ -280,6 +296,16 @@ public struct ScannedSheet: Sendable {
     public var writing: Writing?
     /// Each field as its reader gave it, before the rules weighed it (`eval --fit-calibration`).
     public var asRead: [(id: String, reading: FieldReading)] = []
+    /// The digit network's embedding of each character of each handwritten number, for the store to keep.
+    public var digits = Digits()
+
+    public struct Digits: Sendable, Equatable {
+        /// The network that made them (`DigitNetwork.identity`); nil when no digit was read by hand.
+        public var network: String?
+        /// Field id → one embedding per character, in reading order.
+        public var embeddings: [String: [[Float]]] = [:]
+        public init(network: String? = nil, embeddings: [String: [[Float]]] = [:]) { self.network = network; self.embeddings = embeddings }
+    }
     /// The time each stage took, in order (`bench sheets`).
     public var stages: [StageTime] = []
 }

@@ -170,6 +170,9 @@ public final class PostgresSheetStore: SheetStore {
         }
         for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try await session.execute(StoreSQL.insertReading, arguments) }
         for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try await session.execute(StoreSQL.insertCellImage, arguments) }
+        for arguments in StoreSQL.digitEmbeddingRows(sheet.digitEmbeddings, sheetID: sheetID) {
+            try await session.execute(StoreSQL.insertDigitEmbeddings, arguments)
+        }
         try await session.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256)])
 
         guard let draft = sheet.gameLog else { return outcome(.none) }
@@ -289,7 +292,7 @@ public final class PostgresSheetStore: SheetStore {
             guard let row = try await session.rows(StoreSQL.sheetByID, [.int(id)]).first else { throw StoreError("no sheet \(id)") }
             let log = try await session.rows(StoreSQL.gameLogs(sheetID: id).sql, [.int(id)]).first
             let logID = log?.int64("id")
-            return StoreRows.storedSheet(
+            var sheet = StoreRows.storedSheet(
                 row, readings: try await session.rows(StoreSQL.readings, [.int(id)]),
                 corrections: try await session.rows(StoreSQL.corrections, [.int(id)]),
                 decisions: try await session.rows(StoreSQL.decisions, [.int(id)]), cellImages: try await session.rows(StoreSQL.cellImages, [.int(id)]),
@@ -302,6 +305,8 @@ public final class PostgresSheetStore: SheetStore {
                 duplicateOfSheet: try await log?.int64("duplicate_of").asyncMap {
                     try await session.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256")
                 } ?? nil)
+            sheet.digitEmbeddings = try await session.rows(StoreSQL.digitEmbeddings, [.int(id)]).compactMap(StoreRows.digitEmbeddings)
+            return sheet
         }
     }
 
@@ -337,6 +342,12 @@ public final class PostgresSheetStore: SheetStore {
         return try await read { session in
             try await session.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder)
         }
+    }
+
+    // MARK: Digit examples
+
+    public func digitExamples() async throws -> [DigitExample] {
+        try await read { session in try await session.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
     }
 }
 

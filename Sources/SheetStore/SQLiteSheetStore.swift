@@ -143,6 +143,7 @@ public final class SQLiteSheetStore: SheetStore {
         }
         for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try db.execute(StoreSQL.insertReading, arguments) }
         for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try db.execute(StoreSQL.insertCellImage, arguments) }
+        for arguments in StoreSQL.digitEmbeddingRows(sheet.digitEmbeddings, sheetID: sheetID) { try db.execute(StoreSQL.insertDigitEmbeddings, arguments) }
         try db.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256)])
 
         guard let draft = sheet.gameLog else { return outcome(.none) }
@@ -253,11 +254,13 @@ public final class SQLiteSheetStore: SheetStore {
         try await read { db in
             guard let row = try db.rows(StoreSQL.sheetByID, [.int(id)]).first else { throw StoreError("no sheet \(id)") }
             let log = try db.rows(StoreSQL.gameLogs(sheetID: id).sql, [.int(id)]).first
-            return StoreRows.storedSheet(
+            var sheet = StoreRows.storedSheet(
                 row, readings: try db.rows(StoreSQL.readings, [.int(id)]), corrections: try db.rows(StoreSQL.corrections, [.int(id)]),
                 decisions: try db.rows(StoreSQL.decisions, [.int(id)]), cellImages: try db.rows(StoreSQL.cellImages, [.int(id)]), gameLog: log,
                 numbers: try log?.int64("id").map { id in try StoreSQL.gameLogNumberQueries.map { try db.rows($0, [.int(id)]) } } ?? [],
                 duplicateOfSheet: try log?.int64("duplicate_of").map { try db.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256") } ?? nil)
+            sheet.digitEmbeddings = try db.rows(StoreSQL.digitEmbeddings, [.int(id)]).compactMap(StoreRows.digitEmbeddings)
+            return sheet
         }
     }
 
@@ -287,6 +290,12 @@ public final class SQLiteSheetStore: SheetStore {
     public func knownNames(kind: NameKind?) async throws -> [StoredKnownName] {
         let query = StoreSQL.knownNames(kind: kind)
         return try await read { db in try db.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder) }
+    }
+
+    // MARK: Digit examples
+
+    public func digitExamples() async throws -> [DigitExample] {
+        try await read { db in try db.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
     }
 }
 

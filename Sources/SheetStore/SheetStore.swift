@@ -93,6 +93,13 @@ public protocol SheetStore: Sendable {
     func addKnownNames(_ names: [StoredKnownName]) async throws -> Int
     /// The known names, all or of one kind, in `StoredKnownName.listOrder`.
     func knownNames(kind: NameKind?) async throws -> [StoredKnownName]
+
+    // MARK: Digit examples (issue 40). A scan stores each handwritten number's character embeddings with its
+    // sheet (`NewSheet.digitEmbeddings`); a person's live correction or confirmation of the number labels them.
+
+    /// Every labelled digit: the characters of each number whose latest live correction gives as many digits
+    /// as were read (`DigitExample.writtenDigits`), most recently corrected first.
+    func digitExamples() async throws -> [DigitExample]
 }
 
 /// A stored sheet with everything kept about it, independent of any store's ids.
@@ -118,6 +125,8 @@ public struct StoredSheet: Sendable, Equatable {
     /// Field id → the cell's PNG, as `NewSheet.cellImages`.
     public var cellImages: [String: Data]
     public var gameLog: StoredGameLog?
+    /// Its handwritten numbers' character embeddings, by field.
+    public var digitEmbeddings: [StoredDigitEmbeddings] = []
 }
 
 /// A game log as stored: what the sheet gave (as the scan drafted it, or a reviewer approved it),
@@ -170,6 +179,9 @@ public struct NewSheet: Sendable {
     public var gameLog: GameLogDraft?
     /// Field id → a small grayscale PNG of the field's cell cut from the aligned image, for review.
     public var cellImages: [String: Data]
+    /// The digit network's embedding of each character of each handwritten number, by field: what a later
+    /// correction of the number labels.
+    public var digitEmbeddings: [StoredDigitEmbeddings] = []
 
     public init(sha256: String, path: String, scannedAt: Date, result: SheetResult, fields: [FieldSpec], gameLog: GameLogDraft?,
                 cellImages: [String: Data] = [:]) {

@@ -36,6 +36,7 @@ enum StoreSQL {
     static let rereadSheet = [
         "DELETE FROM field_readings WHERE sheet_id = ?",
         "DELETE FROM cell_images WHERE sheet_id = ?",
+        "DELETE FROM digit_embeddings WHERE sheet_id = ?",
         "UPDATE sheets SET revision = revision + 1 WHERE id = ?",
     ]
     static let clearFailures = "DELETE FROM scan_failures WHERE path = ? OR sha256 = ?"
@@ -336,6 +337,7 @@ enum StoreSQL {
                                                failures: d.ruleFailures, revision: d.revision))
         }
         + cellImageRows(sheet.cellImages, sheetID: sheetID).map { (insertCellImage, $0) }
+        + digitEmbeddingRows(sheet.digitEmbeddings, sheetID: sheetID).map { (insertDigitEmbeddings, $0) }
     }
 }
 

@@ -1,6 +1,7 @@
 // Benchmarks (times are measured and printed, never asserted):
 //   swift run -c release bench digits [WEIGHTS.bin]    digit network, ms per digit as the reader reads one: a pass
-//                                                      per pen width (default: the shipped weights)
+//                                                      per pen width (default: the shipped weights), then with a
+//                                                      store's labelled digits voting (DigitAdaptation, full)
 //   swift run -c release bench digits-on-sheets DIR... digit network, ms per digit written on hand-filled sheets
 //                                                      with truth files (passes counted, each priced at a timed pass)
 //   swift run -c release bench suggest [SCAN.jsonl]                   suggestion search, ms per sheet: a built-in
@@ -54,6 +55,29 @@ func benchDigits(_ weights: String?) throws {
     let t = readingTime(network, digitInputs(widths))
     print(String(format: "digit network: median %.3f ms per digit, read at %d pen widths (%.3f ms per pass; rounds %.3f–%.3f; checksum %.3f)",
                  t.median, widths, t.median / Double(widths), t.low, t.high, t.checksum))
+    // With a store's examples (`DigitAdaptation`, full to its capacity): the passes, then the neighbours' vote.
+    let inputs = digitInputs(widths)
+    let pool = digitInputs(50).map { network.evaluate($0).embedding }
+    let examples = (0..<DigitAdaptation.capacity).map { i in (digit: i % 10, embedding: pool[i % 50]) }
+    let adaptation = DigitAdaptation(examples: examples, width: network.embeddingWidth)
+    var sink = 0.0
+    let adapted = median {
+        milliseconds {
+            for _ in 0..<1000 {
+                var p = [Double](repeating: 0, count: DigitNetwork.classes), e = [Float](repeating: 0, count: network.embeddingWidth)
+                for input in inputs {
+                    let out = network.evaluate(input)
+                    for i in p.indices { p[i] += Double(out.probabilities[i]) }
+                    for i in e.indices { e[i] += out.embedding[i] }
+                }
+                sink += adaptation.adjust(p.map { $0 / Double(widths) }, embedding: e)[3]
+            }
+        } / 1000
+    }
+    let probabilities = [Double](repeating: 1.0 / Double(DigitNetwork.classes), count: DigitNetwork.classes)
+    let vote = median { milliseconds { for _ in 0..<1000 { sink += adaptation.adjust(probabilities, embedding: pool[7])[3] } } / 1000 }
+    print(String(format: "with %d labelled digits: median %.3f ms per digit, of which the neighbours' vote %.3f ms (rounds %.3f–%.3f; checksum %.3f)",
+                 adaptation.count, adapted.median, vote.median, adapted.low, adapted.high, sink))
 }
 
 /// The network's time per digit written on whole hand-filled sheets: a reader reads a digit at each pen

@@ -41,6 +41,8 @@ enum StoreConformance {
         Case(name: "known names: learnt from every approved game log, never from one waiting", run: knownNamesLearnt),
         Case(name: "known names: a box score teaches its team, opponent and players with their numbers", run: knownNamesOfABoxScore),
         Case(name: "known names: a copied approved sheet teaches its names", run: knownNamesOfACopiedSheet),
+        Case(name: "digit examples: a live correction or confirmation labels a number's digits when their count matches", run: digitExamplesLabelled),
+        Case(name: "digit examples: a re-read replaces a sheet's embeddings; a copied sheet carries them", run: digitExamplesRereadAndCopied),
     ]
 
     // MARK: Fixtures
@@ -646,5 +648,56 @@ enum StoreConformance {
         waiting.gameLog?.approvedBy = nil
         #expect(try await store.insert(waiting))
         #expect(try await store.knownNames(kind: .athlete).count == 2)
+    }
+
+    // MARK: Digit examples (issue 40)
+
+    /// A made-up embedding per character: distinct, so each example can be told by its numbers.
+    static func embeddings(_ field: Int, count: Int) -> [[Float]] {
+        (0..<count).map { i in (0..<4).map { Float(field * 100 + i * 10 + $0) + 0.25 } }
+    }
+
+    static func digitExamplesLabelled(_ store: any SheetStore) async throws {
+        var new = sheet(hash: "d1", status: .needsReview)
+        new.digitEmbeddings = [StoredDigitEmbeddings(field: "q2.saves", network: "n1", embeddings: embeddings(1, count: 2)),
+                               StoredDigitEmbeddings(field: "q1.shots", network: "n1", embeddings: embeddings(2, count: 1)),
+                               StoredDigitEmbeddings(field: "date", network: "n1", embeddings: embeddings(3, count: 6))]
+        let id = sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
+        #expect(try await store.digitExamples().isEmpty, "nothing is labelled before a person says what was written")
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        // Enter on the flagged field: the value read, confirmed.
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(16), reviewer: "ann", at: at))
+        #expect(try await store.digitExamples() == [DigitExample(digit: 1, embedding: embeddings(1, count: 2)[0], network: "n1"),
+                                                    DigitExample(digit: 6, embedding: embeddings(1, count: 2)[1], network: "n1")])
+        // One mark read, two digits written: which is which is unknown, so it teaches nothing.
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q1.shots", newValue: .integer(12), reviewer: "ann", at: at))
+        #expect(try await store.digitExamples().count == 2)
+        // A later correction of the same number replaces what the earlier one taught; a date teaches its MMDDYY.
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(18), reviewer: "bob", at: at))
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "date", newValue: .string("2026-04-12"), reviewer: "bob", at: at))
+        let examples = try await store.digitExamples()
+        #expect(examples.map(\.digit) == [0, 4, 1, 2, 2, 6, 1, 8], "most recently corrected first, each number's digits in order")
+        #expect(examples.prefix(6).map(\.embedding) == embeddings(3, count: 6))
+        // Undoing a correction unlabels its digits.
+        _ = try await store.undoLastCorrection(UndoRequest(sheetID: id, expectedRevision: nil, reviewer: "bob", at: at))
+        #expect(try await store.digitExamples().map(\.digit) == [1, 8])
+    }
+
+    static func digitExamplesRereadAndCopied(_ store: any SheetStore) async throws {
+        var new = sheet(hash: "d2", status: .needsReview)
+        new.digitEmbeddings = [StoredDigitEmbeddings(field: "q2.saves", network: "n1", embeddings: embeddings(1, count: 2))]
+        let id = sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
+        _ = try await store.addCorrection(NewCorrection(sheetID: id, field: "q2.saves", newValue: .integer(16), reviewer: "ann",
+                                                        at: Date(timeIntervalSince1970: 1_790_000_000)))
+        var copy = try await store.storedSheet(id: id)
+        #expect(copy.digitEmbeddings == new.digitEmbeddings)
+        copy.sha256 = String(repeating: "d3", count: 32)
+        #expect(try await store.insert(copy))
+        #expect(try await store.digitExamples().count == 4, "the copy's correction labels the copy's digits")
+        new.digitEmbeddings = [StoredDigitEmbeddings(field: "q2.saves", network: "n2", embeddings: embeddings(5, count: 2))]
+        _ = try await store.record(new, policy: ApprovalPolicy(), replace: true)
+        let examples = try await store.digitExamples()
+        #expect(examples.filter { $0.network == "n2" }.map(\.embedding) == embeddings(5, count: 2), "the re-read's embeddings, labelled by the kept correction")
+        #expect(examples.filter { $0.network == "n1" }.count == 2, "only the copy's are left of the first reading")
     }
 }

@@ -50,9 +50,11 @@ import Testing
         for command in ["scan", "games", "report", "sheets", "names", "eval", "template", "doctor"] { #expect(r.stdout.contains(command), "\(command) missing from help") }
         let scan = try Self.run(["scan", "--help"])
         for option in ["--template", "--json", "--overlay", "--min-confidence", "--max-megapixels", "--db", "--jobs", "--dry-run",
-                       "--reread", "--review-all", "--athlete", "--opponent", "--context"] {
+                       "--reread", "--review-all", "--no-adapt", "--athlete", "--opponent", "--context"] {
             #expect(scan.stdout.contains(option), "\(option) missing from scan help")
         }
+        let eval = try Self.run(["eval", "--help"])
+        #expect(eval.stdout.contains("--db <path|url>"), "--db missing from eval help")
     }
 
     @Test func templateListAndShow() throws {

@@ -113,8 +113,15 @@ public struct RecognizedFields: Sendable {
     /// Each handwritten text field's characters with their candidates, by the field's index: what a box
     /// score's player is weighed from, with the number beside the name (`NameReadingModel.weighPlayer`).
     public var characters: [Int: [ReadCharacter]] = [:]
+    /// Field index → the digit network's embedding of each character of a handwritten number, in reading
+    /// order (`HandwrittenDigitReader.FieldResult.digitEmbeddings`); empty for print.
+    public var digitEmbeddings: [Int: [[Float]]] = [:]
+    /// The network that made them (`DigitNetwork.identity`).
+    public var digitNetwork: String?
 
-    public init(readings: [FieldReading], writing: Writing, characters: [Int: [ReadCharacter]] = [:]) {
+    public init(readings: [FieldReading], writing: Writing, characters: [Int: [ReadCharacter]] = [:],
+                digitEmbeddings: [Int: [[Float]]] = [:], digitNetwork: String? = nil) {
         self.readings = readings; self.writing = writing; self.characters = characters
+        self.digitEmbeddings = digitEmbeddings; self.digitNetwork = digitNetwork
     }
 }

@@ -31,11 +31,20 @@ public final class HandwrittenDigitReader {
     /// The most alternatives a field carries (the value read included).
     public var alternativeCount = 6
 
+    /// What a store's labelled digits teach about its writers, mixed into each character's probabilities;
+    /// nil reads with the network alone (`scan --no-adapt`, or a store with no examples).
+    public var adaptation: DigitAdaptation?
+
     /// The days game dates are expected in: a date read outside them is doubted.
     public var gameDates = GameDateWindow()
 
     /// When set, each field's cleaned ink is written here as `FIELD.hand.png` (for tuning).
     public var debugFolder: String?
+
+    /// The network's name (`DigitNetwork.identity`), which the embeddings it gives are stored with.
+    public var networkIdentity: String { network.identity }
+    /// How many numbers a character's embedding has.
+    public var embeddingWidth: Int { network.embeddingWidth }
 
     public init(network: DigitNetwork) {
         self.network = network
@@ -46,6 +55,9 @@ public final class HandwrittenDigitReader {
     public struct FieldResult {
         public var reading: FieldReading
         public var glyphHeights: [Int]
+        /// The network's embedding of each character the value was read from, in reading order (averaged over
+        /// the pen widths): what a store keeps so that a person's correction of the number can teach.
+        public var digitEmbeddings: [[Float]] = []
     }
 
     /// Characters shorter than this share of the sheet's median character height are doubted: a tick
@@ -57,17 +69,22 @@ public final class HandwrittenDigitReader {
     ///
     /// - Parameter quick: one pen width (`quickStrokeShare`) instead of `strokeShares`, for checking print.
     public func read(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldReading] {
+        try readResults(fields, quick: quick).map(\.reading)
+    }
+
+    /// As `read`, with each field's characters' embeddings.
+    public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
         let shares = quick ? [quickStrokeShare] : strokeShares
         let results = try fields.map { try read($0.field, $0.cell, strokeShares: shares) }
         let heights = results.flatMap(\.glyphHeights).sorted()
-        guard heights.count >= 5 else { return results.map(\.reading) }
+        guard heights.count >= 5 else { return results }
         let median = Double(heights[heights.count / 2])
         return results.map { result in
-            var reading = result.reading
+            var result = result
             if let smallest = result.glyphHeights.min(), Double(smallest) < smallGlyphShare * median {
-                reading.doubt(.smallMark)
+                result.reading.doubt(.smallMark)
             }
-            return reading
+            return result
         }
     }
 
@@ -97,7 +114,8 @@ public final class HandwrittenDigitReader {
         reading.doubts = result.reading.doubts
         reading.doubt(.struckOutCorrection)
         reading.doubts += besides
-        return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights)
+        return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights,
+                           digitEmbeddings: correction.digitEmbeddings)
     }
 
     /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
@@ -139,23 +157,26 @@ public final class HandwrittenDigitReader {
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
+        var embeddings: [[Float]] = []
         var unclear = 0, lined = false, wideAsOne = 0, digitAndTail = 0, wideAcrossDivider = 0
         for glyph in segmentation.glyphs {
             if !lined, let strikes, strikes.isStruckThrough(glyph) { lined = true }
-            let whole = classify(glyph, strokeShares)
-            var chosen = [whole]
+            let wholeRead = classify(glyph, strokeShares), whole = wholeRead.probabilities
+            var chosen = [wholeRead]
             let splits = segmenter.splits(of: glyph)
             for (left, right) in splits {
-                let halves = [classify(left, strokeShares), classify(right, strokeShares)]
-                if Self.cutIsTwoCharacters(whole: whole, halves: halves) { chosen = halves }
+                let halvesRead = [classify(left, strokeShares), classify(right, strokeShares)]
+                let halves = halvesRead.map(\.probabilities)
+                if Self.cutIsTwoCharacters(whole: whole, halves: halves) { chosen = halvesRead }
                 else if Self.isDigitAndTail(whole: whole, halves: halves) { digitAndTail += 1 }
             }
             if !splits.isEmpty && chosen.count == 1 {
                 wideAsOne += 1
                 if Self.straddles(glyph.bounds, dividers) { wideAcrossDivider += 1 }
             }
-            for probabilities in chosen {
+            for (probabilities, embedding) in chosen {
                 boxes.append(probabilities)
+                embeddings.append(embedding)
                 // A character-sized mark that is no digit: crossed out, scribbled over, or unreadable.
                 if !Self.readsAsDigit(probabilities), Double(glyph.bounds.height) >= 0.4 * Double(boxHeight) {
                     unclear += 1
@@ -206,7 +227,8 @@ public final class HandwrittenDigitReader {
         }
         if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, read: read, range: range) { reading.doubt(doubt) }
         reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
+        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height), digitEmbeddings: embeddings),
+                unclear, struckHint)
     }
 
     /// A count read as `value` that its range leaves to a person, with its confidence held under the
@@ -270,16 +292,19 @@ public final class HandwrittenDigitReader {
         probabilities.indices.max(by: { probabilities[$0] < probabilities[$1] }) != DigitNetwork.noneClass
     }
 
-    /// The network's eleven probabilities for one character.
+    /// The network's eleven probabilities for one character (mixed with what the store's labelled digits
+    /// say, when `adaptation` is set) and its embedding.
     ///
     /// The glyph is read at each of `strokeShares` and the probabilities averaged: one pen width is a
     /// guess, and averaging over several tempers the network's certainty where they disagree. Each width
     /// is a pass of the network (`swift run -c release bench digits` times a digit so read).
-    func classify(_ glyph: Glyph, _ strokeShares: [Double]) -> [Double] {
+    func classify(_ glyph: Glyph, _ strokeShares: [Double]) -> (probabilities: [Double], embedding: [Float]) {
         let w = glyph.bounds.width, h = glyph.bounds.height
         let ink = glyph.ink
         let stroke = Self.strokeWidth(ink, width: w, height: h)
         var sum = [Double](repeating: 0, count: DigitNetwork.classes)
+        var embedding = [Float](repeating: 0, count: network.embeddingWidth)
+        var passes = 0
         for share in strokeShares {
             let radius = Int(((share * Double(max(w, h)) - stroke) / 2).rounded())
             let (thick, width, height) = Self.dilated(ink, width: w, height: h, radius: radius)
@@ -287,9 +312,15 @@ public final class HandwrittenDigitReader {
                 sum[DigitNetwork.noneClass] += 1
                 continue
             }
-            for (i, p) in network.probabilities(input).enumerated() { sum[i] += Double(p) }
+            let out = network.evaluate(input)
+            for (i, p) in out.probabilities.enumerated() { sum[i] += Double(p) }
+            for i in embedding.indices { embedding[i] += out.embedding[i] }
+            passes += 1
         }
-        return sum.map { $0 / Double(strokeShares.count) }
+        if passes > 1 { embedding = embedding.map { $0 / Float(passes) } }
+        let probabilities = sum.map { $0 / Double(strokeShares.count) }
+        guard let adaptation, passes > 0 else { return (probabilities, embedding) }
+        return (adaptation.adjust(probabilities, embedding: embedding), embedding)
     }
 
     /// Estimated stroke width of a binary glyph: twice the ink's area over its boundary (a stroke of

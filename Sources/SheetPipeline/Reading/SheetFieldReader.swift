@@ -54,7 +54,8 @@ public final class SheetFieldReader: FieldRecognizer {
         var readings = [FieldReading](repeating: FieldReading(value: .empty, text: "", confidence: 0), count: fields.count)
         for (i, reading) in zip(numeric, try printed.read(numericFields)) { readings[i] = reading }
         var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
-        var hand = try handwritten.read(numericFields, quick: decided != .hand)
+        var handResults = try handwritten.readResults(numericFields, quick: decided != .hand)
+        var hand = handResults.map(\.reading)
         // Faint pencil can be invisible to the printed reader's threshold, so a sheet it saw as nearly
         // empty looked printed: when the network finds numbers in several fields Tesseract saw empty,
         // the sheet is handwritten. "Several" is a share as well as a count: a printed box score has
@@ -64,7 +65,8 @@ public final class SheetFieldReader: FieldRecognizer {
             let seenByNetwork = hand.filter { $0.value != .empty }.count
             if unseen >= 3 && Double(unseen) >= Self.unseenShare * Double(seenByNetwork) {
                 decided = .hand
-                hand = try handwritten.read(numericFields)
+                handResults = try handwritten.readResults(numericFields)
+                hand = handResults.map(\.reading)
             }
         }
         let textReader = decided == .hand ? pencilAware : printed
@@ -80,6 +82,10 @@ public final class SheetFieldReader: FieldRecognizer {
                     Self.handText.apply(to: &readings[i])
                 }
             }
+        }
+        var embeddings: [Int: [[Float]]] = [:]
+        for (i, handResult) in zip(numeric, handResults) where decided == .hand && !handResult.digitEmbeddings.isEmpty {
+            embeddings[i] = handResult.digitEmbeddings
         }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
@@ -107,7 +113,8 @@ public final class SheetFieldReader: FieldRecognizer {
         // ink: whatever was read there, a person looks.
         for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
         let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
-        return RecognizedFields(readings: readings, writing: decided, characters: characters)
+        return RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
+                                digitNetwork: handwritten.networkIdentity)
     }
 
     /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;

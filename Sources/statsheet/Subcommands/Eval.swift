@@ -53,6 +53,13 @@ struct Eval: AsyncParsableCommand {
         options.digitNetwork = digitNetwork
         if fitCalibration != nil { options.calibration = .identity }
         options.ruleSlip = ruleSlip
+        if let db {
+            // What the store has learnt of its writers: the digits people labelled (`scan` reads with them too).
+            let store: any SheetStore
+            do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
+            options.digitExamples = try await store.digitExamples()
+            await StoreLocator.close(store)
+        }
         let scanner = try SheetScanner(library: library, options: options)
         var report = EvaluationReport(minConfidence: minConfidence)
         var samples: [ReaderCalibration.Sample] = []

@@ -17,7 +17,9 @@ struct Scan: AsyncParsableCommand {
             sheets that need review wait ('statsheet sheets'). A file that cannot be read is reported with \
             its reason and the others are still read; the exit status is 1 when any file failed. When the store \
             itself fails (a server that goes away), the scan stops at once with what it stored kept; run it again \
-            to finish.
+            to finish. Handwritten numbers are read with what the store has learnt of its writers: every number a \
+            person corrected or confirmed in review labels its digits, and near labelled digits vote beside the \
+            network (--no-adapt reads without them); they never leave the store.
             """)
 
     @OptionGroup var templates: TemplateOptions
@@ -37,6 +39,8 @@ struct Scan: AsyncParsableCommand {
     @Flag(help: "Read again sheets already in the store (after a template or reader update), replacing their readings.")
     var reread = false
     @Flag(help: "Queue clean sheets for review too, instead of approving their game logs at once.") var reviewAll = false
+    @Flag(help: "Read handwritten digits with the network alone, not with the digits people labelled in the store.")
+    var noAdapt = false
     @Option(help: ArgumentHelp("Athlete for sheets that have none written (recorded as given by flag).", valueName: "name"))
     var athlete: String?
     @Option(help: ArgumentHelp("Opponent for sheets that have none written (recorded as given by flag).", valueName: "name"))
@@ -83,6 +87,7 @@ struct Scan: AsyncParsableCommand {
         // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
         // approved before this run (a dry run opens no store, so reads names as written).
         options.knownNames = try await sheetStore?.knownNames(kind: nil).map(\.name) ?? []
+        if let sheetStore, !noAdapt { options.digitExamples = try await sheetStore.digitExamples() }
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
             try SheetScanner(library: library, requested: requested, options: options)
         }
@@ -147,9 +152,12 @@ struct Scan: AsyncParsableCommand {
         }
         let template = result.template.flatMap { library.template(id: $0) }
         let values = Dictionary(result.fields.map { ($0.id, $0.reading.value) }, uniquingKeysWith: { a, _ in a })
-        let sheet = NewSheet(sha256: sha256, path: path, scannedAt: Date(), result: result, fields: template?.fields ?? [],
+        var sheet = NewSheet(sha256: sha256, path: path, scannedAt: Date(), result: result, fields: template?.fields ?? [],
                              gameLog: template?.gameLog?.draft(from: values, defaults: defaults),
                              cellImages: scanned.cellImages.mapValues { Data($0) })
+        if let network = scanned.digits.network {
+            sheet.digitEmbeddings = scanned.digits.embeddings.map { StoredDigitEmbeddings(field: $0.key, network: network, embeddings: $0.value) }
+        }
         let outcome = try await store.record(sheet, policy: policy, replace: reread)
         switch outcome {
         case .alreadyStored:

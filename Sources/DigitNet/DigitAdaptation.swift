@@ -1,0 +1,95 @@
+import COpenBLAS
+import Foundation
+
+/// What a store's labelled digits teach the reader about its writers: the network's probabilities for a
+/// digit mixed with the labels of its nearest labelled neighbours in the network's embedding.
+///
+/// A club's numbers come from a few hands the network never met; a person who corrects or confirms a number
+/// labels its digits. Near neighbours (cosine similarity of the hidden layer's activations, `DigitNetwork.evaluate`)
+/// vote, each weighted by how close it is, `exp(sharpness · (cos − 1))`; their vote `q` is mixed in as
+/// `p' = (1 − λ) p + λ q` (over the digits; "not a digit" keeps the network's mass) with `λ = maxWeight · W / (W + halfWeight)`, where W is the neighbours' total
+/// weight. The mixture is bounded on purpose: however many examples agree, the network keeps `1 − maxWeight`
+/// of its say, so labels a reviewer typed wrong can pull a sure reading under the review line (a person then
+/// looks) but cannot make another value sure unless the network itself gave it more than
+/// `(line − maxWeight) / (1 − maxWeight)`. The mixed probabilities then go through the reader and the one model
+/// of doubt unchanged, like the network's own.
+public struct DigitAdaptation: Sendable {
+    /// Examples kept, most recent first; older ones beyond `capacity` are left out (time per digit stays bounded).
+    public static let capacity = 2048
+
+    /// Neighbours that vote.
+    public var neighbours = 8
+    /// How fast a neighbour's vote fades with distance: at 20, a neighbour at cosine 0.9 counts 0.14 of one at 1.
+    public var sharpness: Float = 20
+    /// The largest share of the probabilities the neighbours may decide.
+    public var maxWeight = 0.5
+    /// The neighbours' total weight at which they get half of `maxWeight`.
+    public var halfWeight = 1.0
+
+    /// The examples' embeddings scaled to unit length, row after row.
+    let matrix: [Float]
+    let labels: [Int]
+    let width: Int
+
+    /// Digits 0–9 with their embeddings (all of one network's width; others are left out), most recent first.
+    public init(examples: [(digit: Int, embedding: [Float])], width: Int) {
+        var matrix: [Float] = [], labels: [Int] = []
+        for example in examples where example.embedding.count == width && (0...9).contains(example.digit) {
+            guard labels.count < Self.capacity else { break }
+            let norm = sqrt(example.embedding.reduce(0) { $0 + $1 * $1 })
+            guard norm > 0 else { continue }
+            matrix += example.embedding.map { $0 / norm }
+            labels.append(example.digit)
+        }
+        self.matrix = matrix
+        self.labels = labels
+        self.width = width
+    }
+
+    public var count: Int { labels.count }
+
+    /// The neighbours' vote over the eleven classes (none for "not a digit") and their total weight.
+    public func vote(_ embedding: [Float]) -> (votes: [Double], weight: Double) {
+        var votes = [Double](repeating: 0, count: DigitNetwork.classes)
+        guard count > 0, embedding.count == width else { return (votes, 0) }
+        let norm = sqrt(embedding.reduce(0) { $0 + $1 * $1 })
+        guard norm > 0 else { return (votes, 0) }
+        var similarity = [Float](repeating: 0, count: count)
+        matrix.withUnsafeBufferPointer { m in
+            embedding.withUnsafeBufferPointer { x in
+                similarity.withUnsafeMutableBufferPointer { y in
+                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(width), 1 / norm, m.baseAddress, Int32(width),
+                                x.baseAddress, 1, 0, y.baseAddress, 1)
+                }
+            }
+        }
+        // The k most similar, by a partial selection (k is small).
+        var nearest: [(similarity: Float, label: Int)] = []
+        for (i, s) in similarity.enumerated() where nearest.count < neighbours || s > nearest[nearest.count - 1].similarity {
+            let at = nearest.firstIndex { $0.similarity < s } ?? nearest.count
+            nearest.insert((similarity: s, label: labels[i]), at: at)
+            if nearest.count > neighbours { nearest.removeLast() }
+        }
+        var total = 0.0
+        for n in nearest {
+            let w = Double(expf(sharpness * (n.similarity - 1)))
+            votes[n.label] += w
+            total += w
+        }
+        guard total > 0 else { return (votes, 0) }
+        return (votes.map { $0 / total }, total)
+    }
+
+    /// The network's probabilities for one character mixed with its neighbours' vote (see the type's comment).
+    public func adjust(_ probabilities: [Double], embedding: [Float]) -> [Double] {
+        let (votes, weight) = vote(embedding)
+        guard weight > 0 else { return probabilities }
+        let lambda = maxWeight * weight / (weight + halfWeight)
+        // Labels say which digit a mark is, never whether it is one: "not a digit" keeps the network's mass,
+        // and the neighbours share out only the rest.
+        let digitMass = 1 - probabilities[DigitNetwork.noneClass]
+        return probabilities.indices.map { c in
+            c == DigitNetwork.noneClass ? probabilities[c] : (1 - lambda) * probabilities[c] + lambda * votes[c] * digitMass
+        }
+    }
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The adaptation figure (issue 40): does a store learn its writers from a reviewer's corrections?
+#
+#   Tools/adaptation-figure.sh [--writers usps] [--train-seed 4001] [--test-seed 4002] [--wrong 5] [OUT]
+#
+# Makes (once) 20 hand-filled lacrosse sheets of one population of writers (--train-seed) and 40 new ones of the same
+# population (--test-seed) under OUT (default /tmp/statsheet-adapt), scans the 20 into a fresh store, corrects or
+# confirms every number flagged or wrong with `statsheet review --apply` (the file written from the truth by
+# Tools/corrections_from_truth.py), then reads the 40 with `statsheet eval`: without a store, with the store's
+# examples (--db), and with a twin store whose corrections hold --wrong deliberately wrong values. Prints the flag
+# share and the wrong-and-unflagged count of each. Semeion is issue 40's final exam population: tune on USPS.
+# STATSHEET names another statsheet binary (default: a release build of this checkout).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+writers=usps train_seed=4001 test_seed=4002 wrong=5 out=/tmp/statsheet-adapt
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --writers) writers="$2"; shift 2 ;;
+        --train-seed) train_seed="$2"; shift 2 ;;
+        --test-seed) test_seed="$2"; shift 2 ;;
+        --wrong) wrong="$2"; shift 2 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        *) out="$1"; shift ;;
+    esac
+done
+today=2026-11-23
+if [ -n "${STATSHEET:-}" ]; then
+    python="${PYTHON:-python3}"
+    statsheet="$STATSHEET"
+    mkdir -p "$out/blanks"
+    [ -f "$out/blanks/lacrosse-goalie.png" ] || "$statsheet" template render lacrosse-goalie --out "$out/blanks/lacrosse-goalie.png" --dpi 300 >/dev/null
+else
+    . Tools/sets-common.sh "$out"
+    statsheet=.build/release/statsheet
+fi
+
+make_set() {   # folder count seed
+    [ -f "$1/.complete" ] && return
+    "$python" Tools/make_test_sheets.py --template Templates/lacrosse-goalie.json --blank "$out/blanks/lacrosse-goalie.png" \
+        --dpi 300 --out "$1" --count "$2" --seed "$3" --profile phone --fill hand --writers "$writers" >/dev/null
+    touch "$1/.complete"
+}
+train="$out/$writers-$train_seed" test="$out/$writers-$test_seed"
+make_set "$train" 20 "$train_seed"
+make_set "$test" 40 "$test_seed"
+
+learn() {   # store, wrong entries
+    rm -f "$1" "$1-wal" "$1-shm"
+    "$statsheet" scan "$train" --db "$1" --writing hand --today "$today" >/dev/null || [ $? -eq 1 ]   # 1: a sheet failed
+    "$python" Tools/corrections_from_truth.py "$1" "$1.corrections.json" --wrong "$2"
+    "$statsheet" review --apply "$1.corrections.json" --db "$1" --reviewer corrections_from_truth >/dev/null
+}
+learn "$out/store.sqlite" 0
+learn "$out/wrong.sqlite" "$wrong"
+
+"$statsheet" eval "$test" --writing hand --today "$today" --json > "$out/fresh.json"
+"$statsheet" eval "$test" --writing hand --today "$today" --db "$out/store.sqlite" --json > "$out/adapted.json"
+"$statsheet" eval "$test" --writing hand --today "$today" --db "$out/wrong.sqlite" --json > "$out/wrong.json"
+"$python" - "$out" "$wrong" <<'EOF'
+import json, sys
+out, wrong = sys.argv[1], sys.argv[2]
+rows = [("fresh store", "fresh"), ("store that learnt", "adapted"), (f"learnt, {wrong} corrections wrong", "wrong")]
+print(f"{'40 new sheets read by':36} {'numbers':>7} {'right':>8} {'flagged':>8} {'wrong, unflagged':>17}")
+for name, key in rows:
+    n = json.load(open(f"{out}/{key}.json"))["numeric"]
+    print(f"{name:36} {n['fields']:7} {100 * n['accuracy']:7.2f}% {100 * n['flag_rate']:7.2f}% {n['silent_errors']:17}")
+EOF
