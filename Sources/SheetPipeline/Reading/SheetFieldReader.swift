@@ -70,7 +70,6 @@ public final class SheetFieldReader: FieldRecognizer {
             if decided == .hand {
                 readings[i] = handReading
                 if fields[i].field.kind == .digits { Self.handDigitString.apply(to: &readings[i]) }
-                if fields[i].field.kind == .date { Self.handDate.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
