@@ -338,6 +338,10 @@ public final class PostgresSheetStore: SheetStore {
             try await session.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder)
         }
     }
+
+    public func seasonGames() async throws -> SeasonGames {
+        try await read { session in StoreSQL.seasonGames(try await session.rows(StoreSQL.approvedGameDays)) }
+    }
 }
 
 /// One leased connection, running the shared statements (`StoreSQL`) with their `?`s numbered.

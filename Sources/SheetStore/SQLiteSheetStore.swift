@@ -288,6 +288,10 @@ public final class SQLiteSheetStore: SheetStore {
         let query = StoreSQL.knownNames(kind: kind)
         return try await read { db in try db.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder) }
     }
+
+    public func seasonGames() async throws -> SeasonGames {
+        try await read { db in StoreSQL.seasonGames(try db.rows(StoreSQL.approvedGameDays)) }
+    }
 }
 
 extension Database {

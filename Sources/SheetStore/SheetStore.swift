@@ -93,6 +93,11 @@ public protocol SheetStore: Sendable {
     func addKnownNames(_ names: [StoredKnownName]) async throws -> Int
     /// The known names, all or of one kind, in `StoredKnownName.listOrder`.
     func knownNames(kind: NameKind?) async throws -> [StoredKnownName]
+
+    /// The day and context of every approved game log that names its athlete (a box score's team) and date,
+    /// by athlete: the seasons a handwritten date is weighed against (`SeasonPrior`). A log waiting for
+    /// review is not counted: its date may be the misread in question.
+    func seasonGames() async throws -> SeasonGames
 }
 
 /// A stored sheet with everything kept about it, independent of any store's ids.
