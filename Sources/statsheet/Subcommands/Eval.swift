@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import SheetModel
 import SheetPipeline
+import SheetStore
 
-struct Eval: ParsableCommand {
+struct Eval: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Measure reading accuracy on images with known answers.",
         discussion: """
@@ -18,6 +19,7 @@ struct Eval: ParsableCommand {
     @OptionGroup var templates: TemplateOptions
     @OptionGroup var writing: WritingOptions
     @OptionGroup var scanDay: ScanDayOptions
+    @Option(name: .customLong("db"), help: ArgumentHelp("Read with what this store knows (its known names, …); nothing is written to it.", valueName: "path|url")) var db: String?
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
     @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
     @Flag(help: "Print the report as JSON.") var json = false
@@ -39,7 +41,7 @@ struct Eval: ParsableCommand {
         guard (0...100).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0–100, not \(minConfidence)") }
     }
 
-    func run() throws {
+    func run() async throws {
         let library = try templates.library()
         let images = GroundTruth.images(in: paths)
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
@@ -47,6 +49,13 @@ struct Eval: ParsableCommand {
         options.digitNetwork = digitNetwork
         if fitCalibration != nil { options.calibration = .identity }
         options.ruleSlip = ruleSlip
+        if let db {
+            // What the store knows, read once; a store that does not exist is an error, never made.
+            let store: any SheetStore
+            do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
+            options.gameDates = try await store.seasonGames()
+            await StoreLocator.close(store)
+        }
         let scanner = try SheetScanner(library: library, options: options)
         var report = EvaluationReport(minConfidence: minConfidence)
         var samples: [ReaderCalibration.Sample] = []

@@ -80,6 +80,9 @@ struct Scan: AsyncParsableCommand {
         options.keepCellImages = !dryRun
         let sheetStore = dryRun ? nil : try await store.open()
         let stored = try await reread ? [:] : sheetStore?.storedHashes() ?? [:]
+        // A handwritten date is weighed against the seasons of the games approved before this scan; the
+        // sheets of this batch teach later scans, not each other (each worker reads with the same options).
+        options.gameDates = try await sheetStore?.seasonGames() ?? SeasonGames()
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
             try SheetScanner(library: library, requested: requested, options: options)
         }
