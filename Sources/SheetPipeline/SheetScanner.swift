@@ -200,6 +200,8 @@ public final class SheetScanner {
         for id in dates {
             guard let i = index[id], template.fields[i].kind == .date else { continue }
             weighed[i] = prior.weigh(readings[i], context: context)
+            // A date no sum checks is trusted only from the line dates earned (`SheetFieldReader.handDate`).
+            SheetFieldReader.handDate.apply(to: &weighed[i])
         }
         return weighed
     }

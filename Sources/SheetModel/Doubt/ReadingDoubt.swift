@@ -129,7 +129,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             switch kind {
             case .name: "handwriting Tesseract read under 95% sure is right about 4 times in 5"
             case .digitString: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10"
-            case .date: "a handwritten date under 80% sure is right about 19 times in 20"
+            case .date: "a handwritten date under 93% sure is right about 19 times in 20"
             case .count: "a handwritten count no rule checks, read under 95% sure"
             }
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
