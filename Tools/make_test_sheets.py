@@ -18,6 +18,7 @@ import json
 import math
 import os
 import sys
+import zlib
 
 import numpy as np
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -216,6 +217,19 @@ def name_fields(template):
             by_log["%s.%s" % (row, players["name"])] = "player"
     return [(f["id"], f.get("names") or by_log[f["id"]]) for f in template["fields"]
             if f["kind"] == "text" and (f.get("names") or f["id"] in by_log)]
+
+
+def season_date(values, template, args, index):
+    """--season-days N: the game's date within its athlete's season, N days placed between HAND_DATE_FIRST
+    and HAND_DATE_LAST by the athlete's name alone (the same season in every seed, so a store made from one
+    seed holds the season another seed's sheets are read against). Drawn from a generator of its own: the
+    sheet's other draws stay as without the option."""
+    athlete = str(values.get(template.get("gameLog", {}).get("athlete", "athlete")) or "")
+    days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
+    length = min(args.season_days, days)
+    start = HAND_DATE_FIRST + datetime.timedelta(days=zlib.crc32(athlete.encode("utf-8")) % (days - length + 1))
+    offset = int(np.random.default_rng([args.seed, index, 3]).integers(0, length + 1))
+    return (start + datetime.timedelta(days=offset)).isoformat()
 
 
 def vary_names(values, template, rng):
@@ -1681,6 +1695,8 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
         vary_names(values, template, np.random.default_rng([args.seed, index, 2]))
     days = (HAND_DATE_LAST - HAND_DATE_FIRST).days
     values["date"] = (HAND_DATE_FIRST + datetime.timedelta(days=int(rng.integers(0, days + 1)))).isoformat()
+    if args.season_days:
+        values["date"] = season_date(values, template, args, index)
 
     if args.writers == "mixed":
         kind = "sklearn" if index % 2 == 1 else "font"
@@ -1935,6 +1951,9 @@ def main():
     ap.add_argument("--roster", metavar="FILE.csv",
                     help="also write the names the sheets use (kind,name,number,team) as a file for "
                          "`statsheet names import`, to import before scanning the set")
+    ap.add_argument("--season-days", type=int, default=0, metavar="N",
+                    help="hand fill only: each athlete's games fall in a season of N days placed by the athlete's "
+                         "name, the same in every seed (default 0: any day from 2025-08-01 to 2026-11-15)")
     ap.add_argument("--font-dir", default=FONT_DIR)
     ap.add_argument("--overlay", action="store_true",
                     help="also write sheet-NNN.overlay.png (debug: mapped field rects; do not commit)")

@@ -16,8 +16,11 @@ public struct ScanOptions: Sendable {
     /// Keep a small PNG of each field's cell (`ScannedSheet.cellImages`), for the review screen.
     public var keepCellImages = false
     /// The day of the scan: a date after it breaks a sheet's not-future rule, and a handwritten date long
-    /// before it is doubted (`GameDateWindow`).
+    /// before it is unlikely (`SeasonPrior`).
     public var today: Date
+    /// The games the store already holds, by athlete: a handwritten date is weighed against its athlete's
+    /// season (`SeasonPrior`). Empty: the two years before `today`.
+    public var gameDates = SeasonGames()
     /// Weights for the digit network (a `digits-cnn.bin` with its `.json` beside it) instead of the
     /// shipped ones, or nil: how a retrained network is measured on the same sheets before it is committed.
     public var digitNetwork: String?
@@ -78,7 +81,6 @@ public final class SheetScanner {
         let network = if let path = options.digitNetwork { try DigitNetwork(contentsOf: URL(fileURLWithPath: path)) }
                       else { try DigitNetwork.bundled() }
         let handwritten = HandwrittenDigitReader(network: network)
-        handwritten.gameDates.today = options.today
         let examples = options.digitExamples.filter { $0.network == network.identity }
         if !examples.isEmpty {
             handwritten.adaptation = DigitAdaptation(examples: examples.map { (digit: $0.digit, embedding: $0.embedding) }, width: network.embeddingWidth)
@@ -188,8 +190,9 @@ public final class SheetScanner {
         parsedRules[key] = rules
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
+        let readings = recognized.writing == .hand ? season(recognized.readings, of: template) : recognized.readings
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
-        var fields = zip(template.fields, recognized.readings).map { field, reading in
+        var fields = zip(template.fields, readings).map { field, reading in
             var reading = reading
             if ReaderCalibration.maps(field.kind, writing: recognized.writing.rawValue, weighedByRules: rules.valuesChecked.contains(field.id)) {
                 reading.confidence = calibration.confidence(of: reading, writing: recognized.writing.rawValue, kind: field.kind)
@@ -247,6 +250,30 @@ public final class SheetScanner {
                 fields[d].reading.flagged = true
             }
         }
+    }
+
+    /// A handwritten date weighed by the season it lies in (`SeasonPrior`): its athlete's, when the athlete's
+    /// name was read at or over the review line and the store holds games of theirs, with the context its
+    /// boxes say (another game of theirs that day in that context is unlikely); the club's otherwise.
+    private func season(_ readings: [FieldReading], of template: SheetTemplate) -> [FieldReading] {
+        let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
+        let log = template.gameLog
+        let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
+        let athlete = log.flatMap { index[$0.athlete] }.map { readings[$0] }
+            .flatMap { $0.confidence >= options.minConfidence && !$0.flagged ? $0.value.writtenText : nil }
+        // The context its boxes say, when exactly one is ticked and every box was read at or over the line.
+        let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
+        let ticked = boxes.filter { $0.reading.value == .boolean(true) }
+        let context = ticked.count == 1 && boxes.allSatisfy({ $0.reading.confidence >= options.minConfidence }) ? ticked[0].value : nil
+        let prior = options.gameDates.prior(today: options.today, athlete: athlete.flatMap { $0.isEmpty ? nil : $0 })
+        var weighed = readings
+        for id in dates {
+            guard let i = index[id], template.fields[i].kind == .date else { continue }
+            weighed[i] = prior.weigh(readings[i], context: context)
+            // A date no sum checks is trusted only from the line dates earned (`SheetFieldReader.handDate`).
+            SheetFieldReader.handDate.apply(to: &weighed[i])
+        }
+        return weighed
     }
 
     /// Stage "weigh": every group of numbers the rules tie together weighed by the one model of doubt.

@@ -53,6 +53,18 @@ extension StoreSQL {
         return ("SELECT * FROM known_names WHERE kind = ?", [.text(kind.rawValue)])
     }
 
+    static let approvedGameDays = """
+        SELECT athlete, game_date, context FROM game_logs
+        WHERE approved_at IS NOT NULL AND athlete IS NOT NULL AND game_date IS NOT NULL ORDER BY id
+        """
+
+    static func seasonGames(_ rows: [SQLRow]) -> SeasonGames {
+        SeasonGames(rows.compactMap { row in
+            guard let athlete = row.string("athlete"), let date = row.string("game_date") else { return nil }
+            return (athlete, GameDay(date: date, context: row.string("context")))
+        })
+    }
+
     /// An approved game log's names and when it was approved; no row when it is not approved.
     static let approvedGameLogNames = "SELECT role, athlete, opponent, approved_at FROM game_logs WHERE id = ? AND approved_at IS NOT NULL"
     static let approvedGameLogIDs = "SELECT id FROM game_logs WHERE approved_at IS NOT NULL ORDER BY id"

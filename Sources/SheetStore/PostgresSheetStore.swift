@@ -349,6 +349,10 @@ public final class PostgresSheetStore: SheetStore {
     public func digitExamples() async throws -> [DigitExample] {
         try await read { session in try await session.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
     }
+
+    public func seasonGames() async throws -> SeasonGames {
+        try await read { session in StoreSQL.seasonGames(try await session.rows(StoreSQL.approvedGameDays)) }
+    }
 }
 
 /// One leased connection, running the shared statements (`StoreSQL`) with their `?`s numbered.

@@ -297,6 +297,10 @@ public final class SQLiteSheetStore: SheetStore {
     public func digitExamples() async throws -> [DigitExample] {
         try await read { db in try db.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
     }
+
+    public func seasonGames() async throws -> SeasonGames {
+        try await read { db in StoreSQL.seasonGames(try db.rows(StoreSQL.approvedGameDays)) }
+    }
 }
 
 extension Database {

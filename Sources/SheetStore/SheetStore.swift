@@ -100,6 +100,11 @@ public protocol SheetStore: Sendable {
     /// Every labelled digit: the characters of each number whose latest live correction gives as many digits
     /// as were read (`DigitExample.writtenDigits`), most recently corrected first.
     func digitExamples() async throws -> [DigitExample]
+
+    /// The day and context of every approved game log that names its athlete (a box score's team) and date,
+    /// by athlete: the seasons a handwritten date is weighed against (`SeasonPrior`). A log waiting for
+    /// review is not counted: its date may be the misread in question.
+    func seasonGames() async throws -> SeasonGames
 }
 
 /// A stored sheet with everything kept about it, independent of any store's ids.

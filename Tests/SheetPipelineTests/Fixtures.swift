@@ -12,7 +12,7 @@ enum Fixtures {
     static func library() throws -> TemplateLibrary { try TemplateLibrary.load(folders: [templatesFolder]) }
 
     /// The day the committed test sets are read as of: their dates run from 2025-08-01 to 2026-11-15
-    /// (`Tools/make_test_sheets.py`), and a date years before the scan is doubted (`GameDateWindow`), so
+    /// (`Tools/make_test_sheets.py`), and a date years before the scan is unlikely (`SeasonPrior`), so
     /// the tests must not depend on the day they run.
     static let scanDay = RuleEvaluator.parseDate("2026-11-22")!
 

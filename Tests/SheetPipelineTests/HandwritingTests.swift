@@ -121,7 +121,6 @@ private func bar(_ x: Int, _ y: Int, _ w: Int, _ h: Int) -> ComponentMask {
         let template = try Fixtures.lacrosse()
         let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
-        reader.gameDates.today = Fixtures.scanDay
         for field in template.fields where [.count, .date].contains(field.kind) {
             let reading = try reader.read(field, try cell(field, of: page)).reading
             #expect(reading.value == Fixtures.game[field.id] ?? .empty, "\(field.id)")
@@ -351,39 +350,21 @@ extension HandwrittenDigitReaderTests {
 }
 
 extension HandwrittenDigitReaderTests {
-    @Test func aDateTheWindowChoseIsFlaggedAndADateOutsideItSaysWhy() throws {
-        let window = GameDateWindow(today: Fixtures.scanDay)
-        let inked: [(value: FieldValue, probability: Double)] = [(.string("2016-02-04"), 0.586), (.string("2026-02-04"), 0.367)]
-        let chosen = try #require(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), inked: inked, window: window))
-        #expect(chosen.readAtMost == 0.4)
-        #expect(chosen.words == "2016-02-04, the digits' first choice (confidence 59), is more than 2 years before the day of the scan")
-        var kept = FieldReading(value: .string("2016-02-04"), text: "020416", confidence: 12)
-        kept.doubt(try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), inked: inked, window: window)))
-        #expect(kept.confidence == 12)
-        #expect(kept.notes == ["2016-02-04 is more than 2 years before the day of the scan"])
-        // However sure the ink, a date outside the window goes to a person.
-        var sure = FieldReading(value: .string("2016-02-04"), text: "020416", confidence: 97)
-        sure.doubt(try #require(HandwrittenDigitReader.dateDoubt(.string("2016-02-04"), inked: [(.string("2016-02-04"), 0.99)], window: window)))
-        #expect(sure.confidence == 40)
-        #expect(HandwrittenDigitReader.dateDoubt(.string("2026-02-04"), inked: inked.reversed(), window: window) == nil)
-    }
-
-    @Test func aClearlyWrittenDateIsDoubtedOnlyWhenReadYearsLater() throws {
+    /// The reader gives a date its ink's probability and the ink's other days; the season weighs them after
+    /// (`SeasonPrior`), so a clear date reads the same whatever the day of the scan.
+    @Test func aClearlyWrittenDateIsReadAtItsInksProbabilityWithItsOtherDays() throws {
         let template = try Fixtures.lacrosse()
         let page = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: dpi)
         let field = try #require(template.fields.first { $0.kind == .date })
         let reader = HandwrittenDigitReader(network: try DigitNetwork.bundled())
-        guard case .string(let written) = Fixtures.game[field.id] else { Issue.record("the fixture has no date"); return }
-        reader.gameDates.today = try #require(RuleEvaluator.parseDate(written)).addingTimeInterval(30 * 86_400)
-        let fresh = try reader.read(field, try cell(field, of: page)).reading
-        #expect(fresh.value == .string(written))
-        #expect(fresh.confidence >= 70)
-        #expect(fresh.notes.isEmpty)
-        reader.gameDates.today = try #require(RuleEvaluator.parseDate(written)).addingTimeInterval(5 * 365 * 86_400)
-        let late = try reader.read(field, try cell(field, of: page)).reading
-        #expect(late.value == .string(written))
-        #expect(late.confidence < 70)
-        #expect(late.notes == ["\(written) is more than 2 years before the day of the scan"])
+        let reading = try reader.read(field, try cell(field, of: page)).reading
+        #expect(reading.value == Fixtures.game[field.id])
+        #expect(reading.confidence >= 70)
+        #expect(reading.notes.isEmpty)
+        let first = try #require(reading.alternatives.first)
+        #expect(first.value == reading.value && abs(reading.confidence - 100 * first.probability) < 1e-9, "not cubed")
+        #expect(reading.alternatives.count > 1 && reading.alternatives.count <= reader.dateAlternativeCount)
+        #expect(reading.alternatives.allSatisfy { if case .string(let iso) = $0.value { RuleEvaluator.parseDate(iso) != nil } else { false } })
     }
 }
 

@@ -43,6 +43,7 @@ enum StoreConformance {
         Case(name: "known names: a copied approved sheet teaches its names", run: knownNamesOfACopiedSheet),
         Case(name: "digit examples: a live correction or confirmation labels a number's digits when their count matches", run: digitExamplesLabelled),
         Case(name: "digit examples: a re-read replaces a sheet's embeddings; a copied sheet carries them", run: digitExamplesRereadAndCopied),
+        Case(name: "seasons: each approved game's day and context by athlete, none waiting", run: seasonGames),
     ]
 
     // MARK: Fixtures
@@ -617,6 +618,22 @@ enum StoreConformance {
         try await store.approveGameLog(id: id, by: "coach", at: reviewTime)
         #expect(try await names() == ["athlete:Quinn Walker:import", "athlete:Sam Okafor:sheet", "athlete:Zoë Fernández:sheet",
                                       "opponent:Jefferson High:sheet", "opponent:O'Neill Prep:sheet", "opponent:St. Mary's:sheet"])
+    }
+
+    static func seasonGames(_ store: any SheetStore) async throws {
+        #expect(try await store.seasonGames().isEmpty)
+        _ = try await store.record(sheet(hash: "s1", athlete: "Zoë Fernández", date: "2026-04-11"), policy: ApprovalPolicy(), replace: false)
+        _ = try await store.record(sheet(hash: "s2", athlete: "ZOË FERNÁNDEZ", date: "2026-05-02", opponent: "Oak Hill", club: true),
+                                   policy: ApprovalPolicy(), replace: false)
+        // Waiting for review: its date may be the misread, so it is no part of a season yet.
+        let queued = try await store.record(sheet(hash: "s3", athlete: "Sam Okafor", date: "2026-05-09"),
+                                            policy: ApprovalPolicy(approveClean: false), replace: false)
+        #expect(try await store.seasonGames() == SeasonGames(byAthlete: [
+            "zoë fernández": [GameDay(date: "2026-04-11", context: "high_school"), GameDay(date: "2026-05-02", context: "club")],
+        ]))
+        guard case .pending(let id, _)? = gameLog(queued) else { Issue.record("\(queued)"); return }
+        try await store.approveGameLog(id: id, by: "coach", at: reviewTime)
+        #expect(try await store.seasonGames().byAthlete["sam okafor"] == [GameDay(date: "2026-05-09", context: "high_school")])
     }
 
     static func knownNamesOfABoxScore(_ store: any SheetStore) async throws {

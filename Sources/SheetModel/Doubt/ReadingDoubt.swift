@@ -21,9 +21,11 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case outsideRange(value: Int, lower: Int, upper: Int)
     /// The range, not the ink, chose the value: the digits' first choice lay outside it.
     case rangeChose(firstChoice: FieldValue, probability: Double, lower: Int, upper: Int)
-    /// The date read lies outside the days games are read in (`GameDateWindow`).
+    /// The date shown lies after the day of the scan or more than `yearsBack` years before it: why the
+    /// season's prior (`SeasonPrior`) left it under the line.
     case outsideGameDates(date: String, afterToday: Bool, yearsBack: Int)
-    /// The window of game dates, not the ink, chose the date: the ink's first choice lay outside it.
+    /// The window of game dates, not the ink, chose the date: the ink's first choice lay outside it. Only
+    /// stores written before `SeasonPrior` hold it; a date the prior chose keeps the ink's in `inkValue`.
     case windowChose(firstChoice: FieldValue, probability: Double, afterToday: Bool, yearsBack: Int)
     /// The digits read make no date written MM DD YY.
     case notADate(text: String)
@@ -81,7 +83,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// Measured on hand-filled sheets when each doubt was found (docs/decisions.md, "Reading handwriting").
     public var readAtMost: Double? {
         switch self {
-        case .unreadableMark, .outsideRange, .rangeChose, .outsideGameDates, .windowChose: 0.4
+        case .unreadableMark, .outsideRange, .rangeChose: 0.4
         case .digitsInMarkedBoxes: 0.25
         case .smallMark, .lineAndBoxesDisagree, .handwritingReaderAlone, .readersDisagree, .unlikelyCharacters: 0.5
         // A mark as wide as two digits is one digit at most 3 times in 5 (jersey numbers: "32" written touching
@@ -91,6 +93,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         // Nothing read in a misplaced cell is evidence of the number written: a box edge read as a leading 1
         // came at 99.7 (a bowed sheet aligned by its markers alone).
         case .boxMisplaced: 0.1
+        // A date's days are weighed by `SeasonPrior`, not capped: these say why it weighed a date little.
+        case .outsideGameDates, .windowChose: nil
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         // The name model's posterior is the confidence.
         case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
@@ -138,7 +142,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             switch kind {
             case .name: "handwriting Tesseract read under 95% sure is right about 4 times in 5"
             case .digitString: "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10"
-            case .date: "a handwritten date under 80% sure is right about 19 times in 20"
+            case .date: "a handwritten date under 93% sure is right about 19 times in 20"
             case .count: "a handwritten count no rule checks, read under 95% sure"
             }
         case .unknownName(let kind, let known, let nearest, let p):

@@ -58,7 +58,7 @@ public struct SheetPosterior {
         var brokenGroups = 0
         for rules in search.groups {
             // Counts: the numbers the sums weigh. A date's rules bound it (not after the day of the scan); its
-            // doubt is the reader's and the window's (`GameDateWindow`).
+            // doubt is the reader's weighed by its season (`SeasonPrior`).
             let variables = rules.fields.sorted().filter { id in index[id] != nil && search.isCount(id) && !settled.contains(id) }
             let varying = rules.filter { !$0.fields.isDisjoint(with: variables) }
             guard !variables.isEmpty, !varying.isEmpty else {

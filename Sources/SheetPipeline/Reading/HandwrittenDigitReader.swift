@@ -34,9 +34,10 @@ public final class HandwrittenDigitReader {
     /// What a store's labelled digits teach about its writers, mixed into each character's probabilities;
     /// nil reads with the network alone (`scan --no-adapt`, or a store with no examples).
     public var adaptation: DigitAdaptation?
-
-    /// The days game dates are expected in: a date read outside them is doubted.
-    public var gameDates = GameDateWindow()
+    /// A date's: its days are weighed by the season after the sheet is read (`SeasonPrior`), which may
+    /// prefer a day the ink put well down its list, so more are kept, enumerated from more candidates.
+    public var dateAlternativeCount = 24
+    public var dateCandidateCount = 64
 
     /// When set, each field's cleaned ink is written here as `FIELD.hand.png` (for tuning).
     public var debugFolder: String?
@@ -184,33 +185,26 @@ public final class HandwrittenDigitReader {
             }
         }
         let struckHint = lined || digitAndTail > 0
-        let candidates = DigitCombination.candidates(boxes, perBox: 3, limit: 8)
+        let candidates = DigitCombination.candidates(boxes, perBox: 3, limit: field.kind == .date ? dateCandidateCount : 8)
         let read = DigitCombination.values(candidates, kind: field.kind, date: PrintedFieldReader.date(fromMMDDYY:))
         let inRange = DigitCombination.withinRange(read, field.kind == .count ? field.allowedRange : nil)
         // When nothing listed lies in the range, the reading stays as the ink has it (and is doubted below).
         // A first choice in range gains what the range took from the others: "12" at 0.55 beside "72" at
         // 0.40 becomes 12 at 0.92, unflagged. A wrong one so lifted breaks a sum, which flags it.
-        let inked = inRange.values.isEmpty ? read : inRange.values
-        let values = field.kind == .date ? gameDates.weigh(inked) : inked
+        let values = inRange.values.isEmpty ? read : inRange.values
         let best = candidates.first?.digits ?? ""
         guard let top = values.first else {
             let why: ReadingDoubt = field.kind == .date ? .notADate(text: best) : .noDigits
             return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, doubts: doubts + [why]),
                                 glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
-        // The window of game dates never makes a date surer than its ink made it: it says which of the ink's
-        // readings a person should look at first. (Letting a date the window chose keep its weighed
-        // probability, capped at 40, measured worse: a doubtful date enters the sums' weighing, and the
-        // surer date kept misread numbers from being mended.)
-        let probability = min(top.probability, inked.first { $0.value == top.value }?.probability ?? 0)
-        // No sum checks a date or a digit string (a jersey number): their confidence is the cube of their
-        // probability, so that only those read with probability 0.89 or more pass the default threshold: read at
-        // their probability, one date in eight at 70–89 was wrong (and `SheetFieldReader.handDate`,
-        // `handDigitString` hold more under the line). The calibration sets hold too few wrong ones to do better.
-        let unchecked = field.kind == .date || field.kind == .digits
+        // No sum checks a digit string (a jersey number): its confidence is the cube of its probability, so
+        // that only those read with probability 0.89 or more pass the default threshold (and
+        // `SheetFieldReader.handDigitString` holds more under the line); the calibration sets hold too few
+        // wrong ones to do better. A date's is its ink's probability: the season weighs it next (`SeasonPrior`).
+        let probability = top.probability
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
-                                   confidence: 100 * (unchecked ? pow(probability, 3) : probability), doubts: doubts)
-        if field.kind == .date, let doubt = Self.dateDoubt(top.value, inked: inked, window: gameDates) { reading.doubt(doubt) }
+                                   confidence: 100 * (field.kind == .digits ? pow(probability, 3) : probability), doubts: doubts)
         if unclear > 0 { reading.doubt(.unreadableMark) }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
         // ("32" read 3 at 98) or one wide digit. On a count its sum tells them apart; on a jersey number,
@@ -226,7 +220,7 @@ public final class HandwrittenDigitReader {
             reading.doubt(.wideMark)
         }
         if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, read: read, range: range) { reading.doubt(doubt) }
-        reading.alternatives = values.prefix(alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
+        reading.alternatives = values.prefix(field.kind == .date ? dateAlternativeCount : alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
         return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height), digitEmbeddings: embeddings),
                 unclear, struckHint)
     }
@@ -242,20 +236,6 @@ public final class HandwrittenDigitReader {
         if case .integer(let n) = value, !range.contains(n) { return .outsideRange(value: n, lower: range.lowerBound, upper: range.upperBound) }
         guard let first = read.first, case .integer(let m) = first.value, !range.contains(m), first.value != value else { return nil }
         return .rangeChose(firstChoice: first.value, probability: first.probability, lower: range.lowerBound, upper: range.upperBound)
-    }
-
-    /// A date the window of game dates has a say in, with its confidence and why; nil when it has none.
-    /// Either the date lies outside the window, or the window, not the ink, chose it: the ink's first
-    /// choice (`inked`) lay outside. Like a count outside its range or chosen by it, such a date is held
-    /// under the flag line, however sure its ink: the window alone lowers a date only by the mass the
-    /// reader left unlisted, and `--today` promises a date outside it is flagged.
-    static func dateDoubt(_ value: FieldValue, inked: [(value: FieldValue, probability: Double)], window: GameDateWindow) -> ReadingDoubt? {
-        if case .string(let iso) = value, let after = window.outsideAfterToday(iso) {
-            return .outsideGameDates(date: iso, afterToday: after, yearsBack: window.yearsBack)
-        }
-        guard let first = inked.first, first.value != value, case .string(let iso) = first.value,
-              let after = window.outsideAfterToday(iso) else { return nil }
-        return .windowChose(firstChoice: first.value, probability: first.probability, afterToday: after, yearsBack: window.yearsBack)
     }
 
     /// Whether a wide mark cut in two (`DigitSegmenter.splits`) is read as its two halves rather than

@@ -91,7 +91,6 @@ public final class SheetFieldReader: FieldRecognizer {
             if decided == .hand {
                 readings[i] = handReading
                 if fields[i].field.kind == .digits { Self.handDigitString.apply(to: &readings[i]) }
-                if fields[i].field.kind == .date { Self.handDate.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
@@ -168,12 +167,12 @@ public final class SheetFieldReader: FieldRecognizer {
     /// passed wrong (15 read 75, 22 read 11): the sets hold too few to place the line the 95 here places.
     static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
 
-    /// Handwritten dates: the reader gives them the cube of their probability (`HandwrittenDigitReader`), and
-    /// those read at 70–80 were right about 19 times in 20, so they are held under the review line. Mapped
-    /// through a calibration table instead, the 90 dates of the calibration sets (all right) made every date
-    /// worth 0.97 whatever its ink, and three MNIST-written dates read 1–4 days off passed on 40 sheets
-    /// (docs/decisions.md): the calibration sets hold too few wrong dates to tell a doubtful date from a sure one.
-    static let handDate = HandwritingDoubt(trusted: 80, earned: 69, kind: .date)
+    /// Handwritten dates, weighed by their season (`SeasonPrior`; the scanner applies this after it): a date
+    /// only its ink and its season vouch for is trusted from 0.928 up, the line the cube of its probability
+    /// placed at 80 before the prior, held, not tuned again. Without it, wrong dates came at 66.5 and 66.6 on
+    /// two sets, right under the review line; read at their probability before, one date in eight at 0.70–0.89
+    /// was wrong; and the calibration sets hold too few wrong dates to place a line (docs/decisions.md).
+    static let handDate = HandwritingDoubt(trusted: 92.8, earned: 69, kind: .date)
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.

@@ -49,14 +49,16 @@ struct Eval: AsyncParsableCommand {
         let images = GroundTruth.images(in: paths)
         guard !images.isEmpty else { throw RuntimeError("no images with a .truth.json beside them in \(paths.joined(separator: ", "))") }
         var options = ScanOptions(minConfidence: minConfidence, writing: writing.writing, today: scanDay.day)
-        options.knownNames = try await knownNames()
+        options.knownNames = try namesFile()
         options.digitNetwork = digitNetwork
         if fitCalibration != nil { options.calibration = .identity }
         options.ruleSlip = ruleSlip
         if let db {
-            // What the store has learnt of its writers: the digits people labelled (`scan` reads with them too).
+            // What the store knows, read once; a store that does not exist is an error, never made.
             let store: any SheetStore
             do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
+            options.knownNames += try await store.knownNames(kind: nil).map(\.name)
+            options.gameDates = try await store.seasonGames()
             options.digitExamples = try await store.digitExamples()
             await StoreLocator.close(store)
         }
@@ -88,26 +90,16 @@ struct Eval: AsyncParsableCommand {
         if let maxSilentErrors, report.numeric.silentErrorRate * 100 > maxSilentErrors { throw ExitCode(1) }
     }
 
-    /// The names of `--names` and of the store `--db` together.
-    private func knownNames() async throws -> [KnownName] {
-        var known: [KnownName] = []
-        if let names {
-            guard let data = FileManager.default.contents(atPath: names) else { throw RuntimeError("cannot read \(names)") }
-            do {
-                known = try NameList.parse(data)
-            } catch {
-                throw RuntimeError((error.problems.map { "\(names):\($0.line): \(Names.Import.describe($0.issue))" }
-                                    + ["--names: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(names)"]).joined(separator: "\n"))
-            }
+    /// The names of `--names`, read whole (a bad row stops the run, reported by line as `names import` does).
+    private func namesFile() throws -> [KnownName] {
+        guard let names else { return [] }
+        guard let data = FileManager.default.contents(atPath: names) else { throw RuntimeError("cannot read \(names)") }
+        do {
+            return try NameList.parse(data)
+        } catch {
+            throw RuntimeError((error.problems.map { "\(names):\($0.line): \(Names.Import.describe($0.issue))" }
+                                + ["--names: \(error.problems.count) problem\(error.problems.count == 1 ? "" : "s") in \(names)"]).joined(separator: "\n"))
         }
-        if let db {
-            let store: any SheetStore
-            do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
-            let stored = try await store.knownNames(kind: nil)
-            await StoreLocator.close(store)
-            known += stored.map(\.name)
-        }
-        return known
     }
 
     private func writeCalibration(_ calibration: ReaderCalibration, to path: String) throws {

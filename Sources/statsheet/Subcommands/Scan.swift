@@ -88,6 +88,9 @@ struct Scan: AsyncParsableCommand {
         // approved before this run (a dry run opens no store, so reads names as written).
         options.knownNames = try await sheetStore?.knownNames(kind: nil).map(\.name) ?? []
         if let sheetStore, !noAdapt { options.digitExamples = try await sheetStore.digitExamples() }
+        // A handwritten date is weighed against the seasons of the games approved before this scan; the
+        // sheets of this batch teach later scans, not each other (each worker reads with the same options).
+        options.gameDates = try await sheetStore?.seasonGames() ?? SeasonGames()
         let batch = ScanBatch(files: files, jobs: jobs, skip: stored) { [options] in
             try SheetScanner(library: library, requested: requested, options: options)
         }

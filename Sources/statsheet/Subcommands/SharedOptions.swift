@@ -72,7 +72,7 @@ struct StoreOptions: ParsableArguments {
 struct ScanDayOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Read the sheets as on this day (default: today). A date after it breaks the not-future rule; a handwritten "
-            + "date more than two years before it is doubted and flagged. Give the season's last day for old sheets.",
+            + "date is weighed against the athlete's season in the store, or the two years before it. Give the season's last day for old sheets.",
         valueName: "YYYY-MM-DD"))
     var today: String?
 

@@ -1,0 +1,195 @@
+import Foundation
+
+/// How likely each calendar day is as the date of the game a sheet records, before its ink is read: a
+/// prior over days, which the date's ink is weighed against as a count's ink is weighed against its sums
+/// (`SheetPosterior`). Only ratios between days matter; the model:
+///
+///     P(day) ∝ (1 − q) · U_season(day) + q · B(day)          × `sameDay` when the athlete has a game that day in that context
+///
+/// - B, the days any sheet is scanned for: uniform over the `yearsBack` (2) years before the day of the scan
+///   up to the day after it (the not-future rule's slack); a day older than that is `olderWeight` (2e-4) as
+///   likely, per day (about one sheet in a thousand typed up from an old notebook, spread over the ten years
+///   before); a day after that, never.
+/// - U_season, the athlete's season: uniform over the span of the games the store holds for them, widened by
+///   `widening` (21 days) at each end, since games come about weekly and a season's first and last games lie
+///   within a few of those already seen.
+/// - q = 2 / (n + 1) for n stored games: the chance that the next of n + 1 exchangeable days lies outside the
+///   range of the other n, whatever their distribution (with the span widened, an upper bound). One game
+///   says nothing of a season (q = 1: B alone, the two-year window); a season of 15 games says much (q = 1/8).
+/// - `sameDay` (1/20): the athlete already has a game that day in the same context (or one not known to
+///   differ). Two games in one day and context (a tournament, a double-header) are about one game day in
+///   twenty; a second sheet of the same game is a duplicate the store catches elsewhere. A game that day in
+///   another context (school and club) costs nothing.
+///
+/// With no stored games this is the window the reader used before: every day of the two years alike.
+public struct SeasonPrior: Sendable {
+    /// The day of the scan.
+    public var today: Date
+    /// The games the store holds for the athlete, or for the club (`penalisesSameDay` false: another athlete's
+    /// game that day is no reason to doubt it).
+    public var games: [GameDay]
+    public var penalisesSameDay: Bool
+    public var yearsBack = 2
+    public var widening = 21
+    public var olderWeight = 2e-4
+    public var sameDay = 0.05
+    /// The least probability a reader leaves to dates it did not list: as `SheetPosterior.silentMisread`, a
+    /// reader is sometimes sure of a misread.
+    public var silentMisread = 0.002
+
+    public init(today: Date, games: [GameDay] = [], penalisesSameDay: Bool = true) {
+        self.today = today
+        self.games = games
+        self.penalisesSameDay = penalisesSameDay
+    }
+
+    /// Where a day lies for this prior.
+    public enum Place: Equatable, Sendable {
+        /// After the day after the scan.
+        case future
+        /// More than `yearsBack` years before the scan.
+        case older
+        /// In the two years, outside the athlete's season (or no season is known).
+        case window
+        /// In the athlete's season, widened.
+        case season
+    }
+
+    private static let day = 86_400.0
+    private var earliest: Date {
+        RuleEvaluator.utcCalendar.date(byAdding: .year, value: -yearsBack, to: today) ?? today
+    }
+    private var windowDays: Double { max(1, (today.timeIntervalSince(earliest) / Self.day).rounded() + 2) }
+    private var parsedGames: [(date: Date, context: String?)] {
+        games.compactMap { game in RuleEvaluator.parseDate(game.date).map { ($0, game.context) } }
+    }
+    /// The season's first and last day, widened, and no later than the not-future rule allows.
+    private var span: ClosedRange<Date>? {
+        let dates = parsedGames.map(\.date)
+        guard let first = dates.min(), let last = dates.max() else { return nil }
+        let from = first.addingTimeInterval(-Double(widening) * Self.day)
+        let to = min(last.addingTimeInterval(Double(widening) * Self.day), today.addingTimeInterval(Self.day))
+        return from <= to ? from...to : nil
+    }
+    /// The chance that a game lies outside the season seen: 2 / (n + 1).
+    var outsideShare: Double { span == nil ? 1 : min(1, 2 / Double(parsedGames.count + 1)) }
+
+    public func place(_ date: Date) -> Place {
+        if !RuleEvaluator.isNotFuture(date, today: today) { return .future }
+        if let span, span.contains(date) { return .season }
+        return date < earliest ? .older : .window
+    }
+
+    /// nil when the text is no date.
+    public func place(_ iso: String) -> Place? { RuleEvaluator.parseDate(iso).map(place) }
+
+    /// The prior probability of one day (per day), up to a constant; a text that is no date has none.
+    public func weight(_ iso: String, context: String?) -> Double {
+        guard let date = RuleEvaluator.parseDate(iso) else { return 0 }
+        let q = outsideShare
+        let anyDay: Double = switch place(date) {
+        case .future: 0
+        case .older: olderWeight / windowDays
+        case .window, .season: 1 / windowDays
+        }
+        var w = q * anyDay
+        if let span, span.contains(date) { w += (1 - q) / max(1, (span.upperBound.timeIntervalSince(span.lowerBound) / Self.day).rounded() + 1) }
+        if penalisesSameDay && parsedGames.contains(where: { $0.date == date && ($0.context == nil || context == nil || $0.context == context) }) {
+            w *= sameDay
+        }
+        return w
+    }
+
+    /// The most any day weighs: what a date the reader did not list is taken to weigh, so that the dates it
+    /// listed never look surer than their ink and this prior together make them.
+    public var largestWeight: Double {
+        let q = outsideShare
+        guard let span else { return 1 / windowDays }
+        let seasonDays = max(1, (span.upperBound.timeIntervalSince(span.lowerBound) / Self.day).rounded() + 1)
+        let inWindow = span.upperBound >= earliest
+        return (1 - q) / seasonDays + q * ((inWindow ? 1 : olderWeight) / windowDays)
+    }
+
+    /// A date field's values (probabilities from the ink) weighed by this prior, most probable first:
+    /// P(day | ink) = P_ink(day) · P(day) / Z, where Z also counts what the ink left unlisted (at least
+    /// `silentMisread`), taken to weigh `largestWeight`. Values that are no date weigh nothing.
+    public func weigh(_ values: [(value: FieldValue, probability: Double)], context: String?) -> [(value: FieldValue, probability: Double)] {
+        let listed = values.reduce(0) { $0 + $1.probability }
+        let scale = listed > 1 - silentMisread ? (1 - silentMisread) / listed : 1
+        let unlisted = max(0, 1 - listed * scale)
+        let weighed: [(value: FieldValue, probability: Double)] = values.map { option in
+            guard case .string(let iso) = option.value else { return (option.value, 0) }
+            return (option.value, option.probability * scale * weight(iso, context: context))
+        }
+        let total = weighed.reduce(0) { $0 + $1.probability } + unlisted * largestWeight
+        guard total > 0 else { return values.map { ($0.value, 0) } }
+        // Swift's sort is stable: equally probable dates keep the ink's order.
+        return weighed.map { ($0.value, $0.probability / total) }.sorted { $0.probability > $1.probability }
+    }
+
+    /// A handwritten date's reading weighed by this prior: the value shown is the likeliest day, its confidence
+    /// that day's probability; a day the prior, not the ink, chose keeps the ink's in `inkValue` (and so is
+    /// flagged, `Flagging`). The ink's own probabilities are its alternatives, its confidence (a doubt's cap
+    /// included) what it gives the value it read.
+    public func weigh(_ reading: FieldReading, context: String?) -> FieldReading {
+        guard case .string = reading.value else { return reading }
+        let own = reading.confidence / 100
+        var options = reading.alternatives.map { (value: $0.value, probability: $0.probability) }
+        if let i = options.firstIndex(where: { $0.value == reading.value }) {
+            options[i].probability = min(options[i].probability, own)
+        } else {
+            options.insert((reading.value, own), at: 0)
+        }
+        guard let top = weigh(options, context: context).first else { return reading }
+        var weighed = reading
+        if top.value != reading.value {
+            weighed.inkValue = reading.value
+            weighed.value = top.value
+        }
+        weighed.inkConfidence = reading.confidence
+        weighed.confidence = 100 * top.probability
+        if case .string(let iso) = top.value, let place = place(iso), place == .future || place == .older {
+            weighed.doubts.append(.outsideGameDates(date: iso, afterToday: place == .future, yearsBack: yearsBack))
+        }
+        return weighed
+    }
+}
+
+/// A game the store holds: its day (YYYY-MM-DD) and the context it was played in (`high_school`, `club`; nil
+/// when the sheet did not say).
+public struct GameDay: Sendable, Hashable, Codable {
+    public var date: String
+    public var context: String?
+
+    public init(date: String, context: String? = nil) {
+        self.date = date
+        self.context = context
+    }
+}
+
+/// The games a store holds, by whose they are: the key is `KnownName.normalized` of the athlete (a box
+/// score's team), so "O'Neill" and "O’NEILL" are one athlete.
+public struct SeasonGames: Sendable, Equatable {
+    public var byAthlete: [String: [GameDay]]
+
+    public init(byAthlete: [String: [GameDay]] = [:]) {
+        self.byAthlete = byAthlete
+    }
+
+    public init(_ games: [(athlete: String, day: GameDay)]) {
+        byAthlete = Dictionary(grouping: games, by: { KnownName.normalized($0.athlete) }).mapValues { $0.map(\.day) }
+    }
+
+    public var isEmpty: Bool { byAthlete.isEmpty }
+
+    /// The prior for a sheet whose athlete was read as `athlete` (nil when not read surely): that athlete's
+    /// season when the store holds games of theirs; otherwise the club's, every stored game together, where
+    /// another game that day is no reason for doubt (a new athlete plays the club's season); with no games
+    /// stored, the two years before the scan.
+    public func prior(today: Date, athlete: String?) -> SeasonPrior {
+        if let athlete, let own = byAthlete[KnownName.normalized(athlete)], !own.isEmpty {
+            return SeasonPrior(today: today, games: own)
+        }
+        return SeasonPrior(today: today, games: byAthlete.values.flatMap { $0 }, penalisesSameDay: false)
+    }
+}
