@@ -86,7 +86,10 @@ public enum TemplateMark {
     }
 
     /// The id hash and version, or nil when the CRC does not match.
-    public static func decode(_ bits: [Bool]) -> (idHash: UInt16, version: Int)? {
+    /// What a mark says: its template's id hash and version.
+    public typealias Read = (idHash: UInt16, version: Int)
+
+    public static func decode(_ bits: [Bool]) -> Read? {
         guard bits.count == bitCount else { return nil }
         let bytes = (0..<4).map { b in (0..<8).reduce(UInt8(0)) { $0 << 1 | (bits[b * 8 + $1] ? 1 : 0) } }
         guard crc8(Array(bytes[0..<3])) == bytes[3] else { return nil }

@@ -9,6 +9,16 @@ public struct MarkerQuad: Sendable, Equatable {
     /// Whether the ring was seen, fixing the orientation. When false the corners are in clockwise
     /// order but the true top-left may be any of them.
     public let ringFound: Bool
+    /// The corner whose marker was not seen (curled up, covered, cut off), when only three were. Its point
+    /// is where a parallelogram puts it, which perspective can miss by tens of points: the aligner finds
+    /// it again from the printed lines.
+    public let missing: Int?
+
+    public init(corners: [Point], ringFound: Bool, missing: Int? = nil) {
+        self.corners = corners
+        self.ringFound = ringFound
+        self.missing = missing
+    }
 
     /// Clockwise quarter turns of the sheet in the image: the direction of its top edge.
     public var quarterTurns: Int {
@@ -20,7 +30,7 @@ public struct MarkerQuad: Sendable, Equatable {
     /// The same corners starting one further clockwise: the sheet turned a quarter the other way.
     func rotated(by steps: Int) -> MarkerQuad {
         let k = ((steps % 4) + 4) % 4
-        return MarkerQuad(corners: Array(corners[k...] + corners[..<k]), ringFound: ringFound)
+        return MarkerQuad(corners: Array(corners[k...] + corners[..<k]), ringFound: ringFound, missing: missing.map { ($0 - k + 4) % 4 })
     }
 }
 
@@ -102,12 +112,36 @@ public struct MarkerDetector: Sendable {
         // Every marker stands in a quiet zone of paper; a dark square in a wood grain or a patterned
         // tablecloth does not.
         let candidates = components.compactMap(Candidate.init).filter { hasQuietZone($0, in: binary) }
-        return try choose(candidates).map { chosen in
-            let ordered = clockwise(chosen)
-            let ringIndex = ordered.firstIndex { $0.isRing }
-            let start = ringIndex ?? 0
-            let rotated = Array(ordered[start...] + ordered[..<start])
-            return MarkerQuad(corners: rotated.map { Point(x: $0.x / factor, y: $0.y / factor) }, ringFound: ringIndex != nil)
+        guard !candidates.isEmpty else { throw AlignmentError.noMarkers }
+        // The markers are the largest squares a sheet prints; the ring, when seen, gives their size.
+        let largest = candidates.map(\.side).max()!
+        let pool = markerSized(candidates, like: candidates.filter(\.isRing).map(\.side).max() ?? largest)
+        let scaled = { (c: Candidate) in Point(x: c.x / factor, y: c.y / factor) }
+        let quads = chooseFour(pool)
+        if !quads.isEmpty {
+            return quads.map { chosen in
+                let ordered = clockwise(chosen)
+                let ringIndex = ordered.firstIndex { $0.isRing }
+                let start = ringIndex ?? 0
+                let rotated = Array(ordered[start...] + ordered[..<start])
+                return MarkerQuad(corners: rotated.map(scaled), ringFound: ringIndex != nil)
+            }
+        }
+        // One marker not seen: the corner a curl lifts, a thumb covers or the photo cuts off. When it is
+        // the ring, a ring-like blob (a written "o") must not set the markers' size: the squares are
+        // sized by the largest square too.
+        let squares = candidates.filter { !$0.isRing }.map(\.side).max().map { markerSized(candidates, like: $0) } ?? []
+        let triples = chooseThree(in: [pool, squares])
+        guard !triples.isEmpty else { throw AlignmentError.markersMissing(found: min(3, max(pool.count, squares.count))) }
+        return triples.map { three in
+            // Clockwise, the missing corner comes after the third. The ring starts the quad; when it is not
+            // among the three, it is the missing one (a sheet prints one ring and three squares), so either
+            // way the orientation is known.
+            let seen = three.map(scaled)
+            let inferred = Point(x: seen[0].x + seen[2].x - seen[1].x, y: seen[0].y + seen[2].y - seen[1].y)
+            let start = three.firstIndex { $0.isRing } ?? 3
+            let corners = seen + [inferred]
+            return MarkerQuad(corners: Array(corners[start...] + corners[..<start]), ringFound: true, missing: (3 - start + 4) % 4)
         }
     }
 
@@ -144,24 +178,29 @@ public struct MarkerDetector: Sendable {
         return ink <= samples / 8
     }
 
-    /// Sets of four candidates of similar size spanning a convex quadrilateral, with at most one ring,
-    /// largest first (at most `maxQuads`).
-    private func choose(_ candidates: [Candidate]) throws(AlignmentError) -> [[Candidate]] {
-        guard !candidates.isEmpty else { throw .noMarkers }
-        // The markers are the largest squares a sheet prints; the ring, when seen, gives their size.
-        // Smaller squares (mark cells, filled checkboxes) must not stand in for a missing marker.
-        let reference = candidates.filter(\.isRing).map(\.side).max() ?? candidates.map(\.side).max()!
-        let pool = Array(candidates.filter { $0.side >= reference * 0.6 && $0.side <= reference / 0.6 }
-            .sorted { $0.area > $1.area }.prefix(14))
-        guard pool.count >= 4 else { throw .markersMissing(found: pool.count) }
+    /// The candidates within a factor 0.6 of a marker's side `side`, largest first (at most 14): smaller
+    /// squares (mark cells, filled checkboxes) must not stand in for a missing marker.
+    private func markerSized(_ candidates: [Candidate], like side: Double) -> [Candidate] {
+        Array(candidates.filter { $0.side >= side * 0.6 && $0.side <= side / 0.6 }.sorted { $0.area > $1.area }.prefix(14))
+    }
+
+    /// Whether candidates could be markers of one sheet: perspective makes the far markers smaller, but
+    /// not by half, while a ticked checkbox or a mark cell is (2/3)² or less of a marker's area; and one
+    /// sheet prints one ring.
+    private func alike(_ set: [Candidate]) -> Bool {
+        let areas = set.map(\.area)
+        return areas.max()! <= areas.min()! * 1.9 && set.filter(\.isRing).count <= 1
+    }
+
+    /// Sets of four candidates of similar size spanning a convex quadrilateral, largest first (at most
+    /// `maxQuads`).
+    private func chooseFour(_ pool: [Candidate]) -> [[Candidate]] {
         var found: [(area: Double, set: [Candidate])] = []
         let n = pool.count
+        guard n >= 4 else { return [] }
         for a in 0..<n { for b in (a + 1)..<n { for c in (b + 1)..<n { for d in (c + 1)..<n {
             let set = [pool[a], pool[b], pool[c], pool[d]]
-            // Perspective makes the far markers smaller, but not by half: a ticked checkbox or a mark
-            // cell is (2/3)² or less of a marker's area.
-            let areas = set.map(\.area)
-            guard areas.max()! <= areas.min()! * 1.9, set.filter(\.isRing).count <= 1 else { continue }
+            guard alike(set) else { continue }
             let quad = clockwise(set)
             guard let area = convexArea(quad), area > 0, oppositeSidesAgree(quad) else { continue }
             // A marker quad spans far more than its markers: reject clusters of small squares.
@@ -169,9 +208,48 @@ public struct MarkerDetector: Sendable {
             guard area > side * side * 60 else { continue }
             found.append((area, set))
         }}}}
-        guard !found.isEmpty else { throw .markersMissing(found: min(3, pool.count)) }
         return found.sorted { $0.area > $1.area }.prefix(maxQuads).map(\.set)
     }
+
+    /// Sets of three candidates of similar size at three corners of a photographed frame, each in
+    /// clockwise order with the corner between the other two second, largest first (at most `maxQuads`).
+    /// The frame is 540 × 720 points on Letter and 523 × 770 on A4; a phone's perspective changes its
+    /// angles by up to ~30° and its sides' ratio by up to 1.6.
+    private func chooseThree(in pools: [[Candidate]]) -> [[Candidate]] {
+        var found: [(area: Double, set: [Candidate])] = []
+        for pool in pools {
+            let n = pool.count
+            guard n >= 3 else { continue }
+            for a in 0..<n { for b in (a + 1)..<n { for c in (b + 1)..<n {
+                let set = [pool[a], pool[b], pool[c]]
+                guard alike(set) else { continue }
+                // The corner between the others is the vertex whose angle is nearest a right angle.
+                let ordered = (0..<3).map { k in [set[(k + 1) % 3], set[k], set[(k + 2) % 3]] }
+                    .min { abs(angle($0) - 90) < abs(angle($1) - 90) }!
+                guard abs(angle(ordered) - 90) <= 30 else { continue }
+                // A frame's side is 22 markers or more (540 points), 13 or more seen at a slant.
+                let legs = [length(ordered[0], ordered[1]), length(ordered[1], ordered[2])]
+                let side = set.map(\.side).reduce(0, +) / 3
+                guard legs.max()! <= 1.5 * 1.6 * legs.min()!, legs.min()! >= 13 * side else { continue }
+                // Clockwise on screen (y down): the turn from the first leg to the second is positive.
+                let turn = (ordered[1].x - ordered[0].x) * (ordered[2].y - ordered[1].y) - (ordered[1].y - ordered[0].y) * (ordered[2].x - ordered[1].x)
+                let set3 = turn > 0 ? ordered : ordered.reversed()
+                guard !found.contains(where: { $0.set.map(\.x) == set3.map(\.x) && $0.set.map(\.y) == set3.map(\.y) }) else { continue }
+                found.append((legs[0] * legs[1], set3))
+            }}}
+        }
+        return found.sorted { $0.area > $1.area }.prefix(maxQuads).map(\.set)
+    }
+
+    /// The angle (degrees) at the middle of three candidates.
+    private func angle(_ three: [Candidate]) -> Double {
+        let ux = three[0].x - three[1].x, uy = three[0].y - three[1].y
+        let vx = three[2].x - three[1].x, vy = three[2].y - three[1].y
+        let cosine = (ux * vx + uy * vy) / max(1e-9, (ux * ux + uy * uy).squareRoot() * (vx * vx + vy * vy).squareRoot())
+        return acos(max(-1, min(1, cosine))) * 180 / .pi
+    }
+
+    private func length(_ a: Candidate, _ b: Candidate) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
 
     private func clockwise(_ set: [Candidate]) -> [Candidate] {
         let cx = set.map(\.x).reduce(0, +) / Double(set.count), cy = set.map(\.y).reduce(0, +) / Double(set.count)
@@ -181,7 +259,6 @@ public struct MarkerDetector: Sendable {
 
     /// Whether each pair of opposite sides has lengths within a factor 1.6, as a photographed rectangle does.
     private func oppositeSidesAgree(_ q: [Candidate]) -> Bool {
-        func length(_ a: Candidate, _ b: Candidate) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
         let sides = (0..<4).map { length(q[$0], q[($0 + 1) % 4]) }
         return max(sides[0], sides[2]) <= 1.6 * min(sides[0], sides[2]) && max(sides[1], sides[3]) <= 1.6 * min(sides[1], sides[3])
     }

@@ -52,47 +52,90 @@ public struct SheetAligner: Sendable {
     }
 
     public func align(_ image: GrayBuffer, markers: MarkerQuad) throws(AlignmentError) -> AlignedSheet {
+        if let missing = markers.missing { return try align(image, threeMarkers: markers, missing: missing) }
         let orientations = markers.ringFound ? [markers] : (0..<4).map { markers.rotated(by: $0) }
-        var mark: (quad: MarkerQuad, hash: UInt16, version: Int)?
+        var mark: (quad: MarkerQuad, read: TemplateMark.Read)?
         for quad in orientations {
-            if let read = readMark(image, quad) { mark = (quad, read.idHash, read.version); break }
+            if let read = readMark(image, quad) { mark = (quad, read); break }
         }
-
-        let template: SheetTemplate
-        if let requested {
-            if let mark, mark.hash != TemplateMark.idHash(requested.id) {
-                throw .wrongTemplate(expected: requested.id, found: library.template(markHash: mark.hash)?.id ?? "unknown")
-            }
-            if let mark, mark.version != requested.version {
-                throw .wrongVersion(template: requested.id, expected: requested.version, found: mark.version)
-            }
-            template = requested
-        } else {
-            guard let mark else { throw .markNotRead }
-            guard let found = library.template(markHash: mark.hash, version: mark.version) else {
-                if let other = library.template(markHash: mark.hash) {
-                    throw .wrongVersion(template: other.id, expected: other.version, found: mark.version)
-                }
-                throw .unknownMark(version: mark.version)
-            }
-            template = found
-        }
+        let template = try self.template(markedBy: mark?.read)
 
         // Without a readable mark and without the ring, try every orientation and keep the best fit.
         let candidates = mark.map { [$0.quad] } ?? orientations
         var best: AlignedSheet?
         for quad in candidates {
             guard let h = Homography(from: SheetFrame(page: template.page).markerCenters, to: quad.corners) else { continue }
-            let quality = boxLineQuality(image, template: template, homography: h)
-            let center = Point(x: template.page.width / 2, y: template.page.height / 2)
-            let report = AlignmentReport(quality: quality, quarterTurns: quad.quarterTurns,
-                                         scale: h.localScale(at: center), markRead: mark != nil)
-            if best == nil || quality > best!.report.quality {
-                best = AlignedSheet(template: template, homography: h, report: report)
-            }
+            let candidate = fitted(image, template: template, homography: h, quarterTurns: quad.quarterTurns, markRead: mark != nil)
+            if best == nil || candidate.report.quality > best!.report.quality { best = candidate }
         }
         guard let best else { throw .markersMissing(found: 4) }
         return try followingThePaper(best, image: image)
+    }
+
+    /// A sheet seen by three markers. The fourth corner a parallelogram gives can be tens of points off
+    /// on a photo (perspective), so it is found again where the printed box lines say (`completingTheFrame`),
+    /// for the template the mark names; when the mark is not readable before (a top corner missing), for
+    /// each template it could be, the mark then read through the completed frame must name it.
+    func align(_ image: GrayBuffer, threeMarkers quad: MarkerQuad, missing: Int) throws(AlignmentError) -> AlignedSheet {
+        let markBefore = readMark(image, quad)
+        let templates: [SheetTemplate]
+        if let markBefore {
+            templates = [try template(markedBy: markBefore)]
+        } else {
+            templates = requested.map { [$0] } ?? library.templates
+        }
+        var best: AlignedSheet?
+        var firstError: AlignmentError?
+        for template in templates {
+            let markers = SheetFrame(page: template.page).markerCenters
+            guard let h = completingTheFrame(image, template: template, quad: quad, missing: missing) else { continue }
+            var markRead = markBefore != nil
+            if !markRead {
+                let completed = MarkerQuad(corners: markers.map(h.apply), ringFound: true)
+                let mark = readMark(image, completed)
+                do {
+                    guard try self.template(markedBy: mark).id == template.id else { continue }
+                } catch {
+                    if firstError == nil { firstError = error }
+                    continue
+                }
+                markRead = mark != nil
+            }
+            let candidate = fitted(image, template: template, homography: h, quarterTurns: quad.quarterTurns, markRead: markRead)
+            if best == nil || candidate.report.quality > best!.report.quality { best = candidate }
+        }
+        guard let best else { throw firstError ?? .markersMissing(found: 3) }
+        return try followingThePaper(best, image: image, markersSeen: (0..<4).filter { $0 != missing })
+    }
+
+    /// The template a sheet's mark names; with a template requested, the one requested, which a mark read
+    /// must not contradict.
+    func template(markedBy mark: TemplateMark.Read?) throws(AlignmentError) -> SheetTemplate {
+        if let requested {
+            if let mark, mark.idHash != TemplateMark.idHash(requested.id) {
+                throw .wrongTemplate(expected: requested.id, found: library.template(markHash: mark.idHash)?.id ?? "unknown")
+            }
+            if let mark, mark.version != requested.version {
+                throw .wrongVersion(template: requested.id, expected: requested.version, found: mark.version)
+            }
+            return requested
+        }
+        guard let mark else { throw .markNotRead }
+        guard let found = library.template(markHash: mark.idHash, version: mark.version) else {
+            if let other = library.template(markHash: mark.idHash) {
+                throw .wrongVersion(template: other.id, expected: other.version, found: mark.version)
+            }
+            throw .unknownMark(version: mark.version)
+        }
+        return found
+    }
+
+    /// The flat page a homography describes, with its share of box lines found.
+    func fitted(_ image: GrayBuffer, template: SheetTemplate, homography h: Homography, quarterTurns: Int, markRead: Bool) -> AlignedSheet {
+        let quality = boxLineQuality(image, template: template, homography: h)
+        let center = Point(x: template.page.width / 2, y: template.page.height / 2)
+        let report = AlignmentReport(quality: quality, quarterTurns: quarterTurns, scale: h.localScale(at: center), markRead: markRead)
+        return AlignedSheet(template: template, homography: h, report: report)
     }
 
     /// Where the markers' homography misses a printed line by more than this (points), the page is taken
@@ -111,7 +154,9 @@ public struct SheetAligner: Sendable {
     /// close look through it and a supple fit. Then every field's box is checked against the result: a
     /// field whose box is not where its cell will be cut is named (`misplacedFields`), and a sheet with
     /// many such fields is refused, naming them.
-    func followingThePaper(_ flat: AlignedSheet, image: GrayBuffer) throws(AlignmentError) -> AlignedSheet {
+    /// Only the markers seen (`markersSeen`, template order) pin the correction: a missing corner's place
+    /// is the homography's guess.
+    func followingThePaper(_ flat: AlignedSheet, image: GrayBuffer, markersSeen: [Int] = [0, 1, 2, 3]) throws(AlignmentError) -> AlignedSheet {
         let template = flat.template
         // A close look first: on a flat page every line is within a point or so of the homography's place.
         let first = PrintedLineFinder(search: 3, scale: 1).find(in: image, template: template, mapping: flat.mapping)
@@ -125,7 +170,7 @@ public struct SheetAligner: Sendable {
             // The markers are on the paper too, and the homography places them exactly: the correction
             // vanishes there, so a layout moved farther than a bend moves print is not explained away.
             let frame = SheetFrame(page: template.page)
-            let anchors = frame.markerCenters.flatMap { c in
+            let anchors = markersSeen.map { frame.markerCenters[$0] }.flatMap { c in
                 [PageWarp.Sample(at: c, axis: .x, offset: 0, weight: 10), PageWarp.Sample(at: c, axis: .y, offset: 0, weight: 10)]
             }
             let area = fieldArea(template, frame: frame)
@@ -178,7 +223,7 @@ public struct SheetAligner: Sendable {
     /// A bent page moves the mark off the straight line between the markers, by up to ~9 points in its
     /// middle (a cell is 11): when the straight line reads nothing, the row is looked for shifted and
     /// sagging, a few points at a time. The mark's CRC tells a true read from a shifted misread.
-    func readMark(_ image: GrayBuffer, _ quad: MarkerQuad) -> (idHash: UInt16, version: Int)? {
+    func readMark(_ image: GrayBuffer, _ quad: MarkerQuad) -> TemplateMark.Read? {
         let unit = [Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)]
         guard let frame = Homography(from: unit, to: quad.corners) else { return nil }
         if let read = readMark(image, frame, shift: 0, sag: 0, along: 0) { return read }
@@ -196,7 +241,7 @@ public struct SheetAligner: Sendable {
     /// The mark read with its row bowed down by `shift` at its middle (`sag` more toward its right end,
     /// as much less toward its left) and along by `along`, in frame units; the markers themselves stay put.
     private func readMark(_ image: GrayBuffer, _ frame: Homography, shift: Double, sag: Double, along: Double)
-        -> (idHash: UInt16, version: Int)? {
+        -> TemplateMark.Read? {
         func value(_ u: Double, _ v: Double) -> Double {
             let bend = 4 * u * (1 - u)
             let p = frame.apply(Point(x: u + along * bend, y: v + (shift + sag * (2 * u - 1)) * bend))
@@ -207,9 +252,9 @@ public struct SheetAligner: Sendable {
             let u = SheetFrame.markCellCenterU(i)
             return (value(u - du, 0) + value(u, 0) + value(u + du, 0)) / 3
         }
-        let black = value(1, 0)
         let paper = (0..<TemplateMark.bitCount).map { value(SheetFrame.markCellCenterU($0), 0.025) }.sorted()[TemplateMark.bitCount / 2]
-        guard paper - black > 40 else { return nil }
+        // The top-right marker is black; when it is not there (curled, covered), another solid one.
+        guard let black = [value(1, 0), value(1, 1), value(0, 1)].first(where: { paper - $0 > 40 }) else { return nil }
         let threshold = (black + paper) / 2
         return TemplateMark.decode(cells.map { $0 < threshold })
     }
@@ -220,34 +265,7 @@ public struct SheetAligner: Sendable {
         boxLineQuality(image, template: template, mapping: PageMapping(homography: homography))
     }
 
-    func boxLineQuality(_ image: GrayBuffer, template: SheetTemplate, mapping homography: PageMapping) -> Double {
-        var hits = 0, total = 0
-        func probe(_ p: Point, normal: Point) {
-            func at(_ t: Double) -> Double {
-                let q = homography.apply(Point(x: p.x + normal.x * t, y: p.y + normal.y * t))
-                return image.sample(q.x, q.y)
-            }
-            let line = [-1.5, -0.75, 0, 0.75, 1.5].map(at).min()!
-            let paper = max(at(-4), at(4), at(-5), at(5))
-            total += 1
-            if line < paper * 0.75 && paper - line > 20 { hits += 1 }
-        }
-        for field in template.fields {
-            let r = field.rect
-            let step = 3.0
-            var x = r.x + 2
-            while x < r.maxX - 2 {
-                probe(Point(x: x, y: r.y), normal: Point(x: 0, y: 1))
-                probe(Point(x: x, y: r.maxY), normal: Point(x: 0, y: 1))
-                x += step
-            }
-            var y = r.y + 2
-            while y < r.maxY - 2 {
-                probe(Point(x: r.x, y: y), normal: Point(x: 1, y: 0))
-                probe(Point(x: r.maxX, y: y), normal: Point(x: 1, y: 0))
-                y += step
-            }
-        }
-        return total > 0 ? Double(hits) / Double(total) : 0
+    func boxLineQuality(_ image: GrayBuffer, template: SheetTemplate, mapping: PageMapping) -> Double {
+        BoxLineProbes(template, step: 3).share(in: image, through: mapping, within: 1.5)
     }
 }
