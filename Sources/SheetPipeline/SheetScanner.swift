@@ -190,7 +190,7 @@ public final class SheetScanner {
         parsedRules[key] = rules
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
-        let readings = recognized.writing == .hand ? season(recognized.readings, of: template) : recognized.readings
+        let readings = recognized.writing == .hand ? season(recognized.readings, ink: recognized.dateInk, of: template) : recognized.readings
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
         var fields = zip(template.fields, readings).map { field, reading in
             var reading = reading
@@ -255,7 +255,7 @@ public final class SheetScanner {
     /// A handwritten date weighed by the season it lies in (`SeasonPrior`): its athlete's, when the athlete's
     /// name was read at or over the review line and the store holds games of theirs, with the context its
     /// boxes say (another game of theirs that day in that context is unlikely); the club's otherwise.
-    private func season(_ readings: [FieldReading], of template: SheetTemplate) -> [FieldReading] {
+    private func season(_ readings: [FieldReading], ink: [Int: DateInk], of template: SheetTemplate) -> [FieldReading] {
         let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
         let log = template.gameLog
         let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
@@ -269,7 +269,7 @@ public final class SheetScanner {
         var weighed = readings
         for id in dates {
             guard let i = index[id], template.fields[i].kind == .date else { continue }
-            weighed[i] = prior.weigh(readings[i], context: context)
+            weighed[i] = prior.weigh(readings[i], ink: ink[i], context: context)
             // A date no sum checks is trusted only from the line dates earned (`SheetFieldReader.handDate`).
             SheetFieldReader.handDate.apply(to: &weighed[i])
         }

@@ -83,9 +83,10 @@ public final class SheetFieldReader: FieldRecognizer {
                 }
             }
         }
-        var embeddings: [Int: [[Float]]] = [:]
-        for (i, handResult) in zip(numeric, handResults) where decided == .hand && !handResult.digitEmbeddings.isEmpty {
-            embeddings[i] = handResult.digitEmbeddings
+        var embeddings: [Int: [[Float]]] = [:], dateInk: [Int: DateInk] = [:]
+        for (i, handResult) in zip(numeric, handResults) where decided == .hand {
+            if !handResult.digitEmbeddings.isEmpty { embeddings[i] = handResult.digitEmbeddings }
+            dateInk[i] = handResult.dateInk
         }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
@@ -112,8 +113,10 @@ public final class SheetFieldReader: FieldRecognizer {
         // ink: whatever was read there, a person looks.
         for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
         let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
-        return RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
-                                digitNetwork: handwritten.networkIdentity)
+        var recognized = RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
+                                          digitNetwork: handwritten.networkIdentity)
+        recognized.dateInk = dateInk
+        return recognized
     }
 
     /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;
