@@ -226,7 +226,6 @@ public final class SheetScanner {
             let asRead = fields[n].reading
             guard let winner = posterior.winner else {
                 if !asRead.doubts.contains(where: { if case .unknownName = $0 { true } else { false } }) {
-                    fields[n].reading.flagged = true
                     fields[n].reading.doubts.append(.unknownName(kind: .player, known: posterior.knownCount, nearest: posterior.known.first?.name,
                                                                  nearestProbability: posterior.known.first?.probability ?? 0))
                 }
@@ -236,7 +235,6 @@ public final class SheetScanner {
             if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
             if named.confidence < line {
                 named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-                named.flagged = true
             }
             fields[n].reading = named
             guard let number = winner.number else { continue }
@@ -244,10 +242,8 @@ public final class SheetScanner {
                 // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
                 fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
                 fields[d].reading.doubts.removeAll { $0 == .uncheckedHandwriting(.digitString) }
-                fields[d].reading.flagged = fields[d].reading.doubts.contains { $0.needsAPerson }
             } else {
                 fields[d].reading.doubts.append(.notThePlayersNumber(player: winner.name, number: number))
-                fields[d].reading.flagged = true
             }
         }
     }
@@ -259,8 +255,10 @@ public final class SheetScanner {
         let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
         let log = template.gameLog
         let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
+        // Surely: what the check stage would not flag (`Flagging`), with no rule yet in question.
+        let flagging = Flagging(line: options.minConfidence)
         let athlete = log.flatMap { index[$0.athlete] }.map { readings[$0] }
-            .flatMap { $0.confidence >= options.minConfidence && !$0.flagged ? $0.value.writtenText : nil }
+            .flatMap { !flagging.flag($0, failingRules: []).flagged ? $0.value.writtenText : nil }
         // The context its boxes say, when exactly one is ticked and every box was read at or over the line.
         let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
         let ticked = boxes.filter { $0.reading.value == .boolean(true) }

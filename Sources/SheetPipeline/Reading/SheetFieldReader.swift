@@ -128,10 +128,11 @@ public final class SheetFieldReader: FieldRecognizer {
         let earned: Double
         let kind: ReadingDoubt.UncheckedHandwriting
 
+        /// Under `trusted`, the reading keeps `earned` at most and carries `.uncheckedHandwriting`, which the
+        /// check stage sends to a person (`ReadingDoubt.needsAPerson`, `Flagging`).
         func apply(to reading: inout FieldReading) {
             guard reading.value != .empty, reading.confidence < trusted else { return }
             reading.confidence = min(reading.confidence, earned)
-            reading.flagged = true
             reading.doubts.append(.uncheckedHandwriting(kind))
         }
     }
@@ -147,14 +148,12 @@ public final class SheetFieldReader: FieldRecognizer {
             if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
             if named.confidence < line {
                 named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-                named.flagged = true
             }
             return named
         }
         var asRead = reading
         handText.apply(to: &asRead)
         asRead.confidence *= posterior.newName
-        asRead.flagged = true
         asRead.doubts.append(.unknownName(kind: kind, known: posterior.knownCount, nearest: posterior.known.first?.name,
                                           nearestProbability: posterior.known.first?.probability ?? 0))
         return asRead
