@@ -20,19 +20,36 @@ public struct DateInk: Sendable, Equatable {
     /// reads it. `floor` is the least probability a character gives any class: a reader is sometimes sure
     /// of a misread (`SheetPosterior.silentMisread`), so no digit string is ruled out by one sure character.
     func likelihood(_ digits: [Int], floor: Double) -> Double {
-        let n = characters.count, m = digits.count
-        guard n >= m else { return 0 }
-        // paths[j]: the probability of the first characters read as the first j digits.
-        var paths = [Double](repeating: 0, count: m + 1)
-        paths[0] = 1
-        for p in characters {
-            // Downwards, so that paths[j − 1] is still the one before this character.
-            for j in stride(from: m, through: 0, by: -1) {
-                let none = paths[j] * (floor + (1 - 11 * floor) * p[Self.noDigit])
-                let digit = j > 0 ? paths[j - 1] * (floor + (1 - 11 * floor) * p[digits[j - 1]]) : 0
-                paths[j] = none + digit
-            }
+        var weighing = Weighing(self, floor: floor)
+        return weighing.likelihood(digits)
+    }
+
+    /// `likelihood` for many strings of one ink: the floored probabilities worked out once, and no
+    /// allocation per string (a date weighs some ten thousand days).
+    struct Weighing {
+        private let classes: [[Double]]
+        private var paths: [Double] = []
+
+        init(_ ink: DateInk, floor: Double) {
+            classes = ink.characters.map { p in p.map { floor + (1 - 11 * floor) * $0 } }
         }
-        return paths[m]
+
+        mutating func likelihood(_ digits: [Int]) -> Double {
+            let n = classes.count, m = digits.count
+            guard n >= m else { return 0 }
+            // Six characters for six digits, the usual case: each character is its digit.
+            if n == m { return zip(classes, digits).reduce(1) { $0 * $1.0[$1.1] } }
+            // paths[j]: the probability of the characters so far read as the first j digits.
+            if paths.count != m + 1 { paths = [Double](repeating: 0, count: m + 1) }
+            paths[0] = 1
+            for j in 1...m { paths[j] = 0 }
+            for p in classes {
+                // Downwards, so that paths[j − 1] is still the one before this character.
+                for j in stride(from: m, through: 0, by: -1) {
+                    paths[j] = paths[j] * p[DateInk.noDigit] + (j > 0 ? paths[j - 1] * p[digits[j - 1]] : 0)
+                }
+            }
+            return paths[m]
+        }
     }
 }

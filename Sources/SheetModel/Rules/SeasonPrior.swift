@@ -98,7 +98,11 @@ public struct SeasonPrior: Sendable {
         let windowDays: Double
         let span: ClosedRange<Date>?
         let seasonDays: Double
-        let games: [(date: Date, context: String?)]
+        let earliest: Date
+        /// The not-future rule's last day.
+        let latest: Date
+        /// The contexts of the games played each day.
+        let played: [Date: [String?]]
 
         init(_ prior: SeasonPrior) {
             self.prior = prior
@@ -106,18 +110,19 @@ public struct SeasonPrior: Sendable {
             windowDays = prior.windowDays
             span = prior.span
             seasonDays = span.map { max(1, ($0.upperBound.timeIntervalSince($0.lowerBound) / SeasonPrior.day).rounded() + 1) } ?? 1
-            games = prior.parsedGames
+            earliest = prior.earliest
+            latest = prior.today.addingTimeInterval(SeasonPrior.day)
+            played = Dictionary(grouping: prior.parsedGames, by: \.date).mapValues { $0.map(\.context) }
         }
 
+        /// As `place` says: nothing after `latest`, a day of the season or the two years alike, an older one
+        /// `olderWeight` as likely; the season's span ends by `latest`.
         func weight(_ date: Date, context: String?) -> Double {
-            let anyDay: Double = switch prior.place(date, span: span) {
-            case .future: 0
-            case .older: prior.olderWeight / windowDays
-            case .window, .season: 1 / windowDays
-            }
-            var w = q * anyDay
-            if let span, span.contains(date) { w += (1 - q) / seasonDays }
-            if prior.penalisesSameDay && games.contains(where: { $0.date == date && ($0.context == nil || context == nil || $0.context == context) }) {
+            guard date <= latest else { return 0 }
+            let inSpan = span?.contains(date) ?? false
+            var w = q * (inSpan || date >= earliest ? 1 : prior.olderWeight) / windowDays
+            if inSpan { w += (1 - q) / seasonDays }
+            if prior.penalisesSameDay, let contexts = played[date], contexts.contains(where: { $0 == nil || context == nil || $0 == context }) {
                 w *= prior.sameDay
             }
             return w
@@ -199,11 +204,14 @@ public struct SeasonPrior: Sendable {
         let last = min(end, today.addingTimeInterval(Self.day))
         // A character's misread mass, spread over the ten classes it did not read.
         let floor = silentMisread / 10
+        var weighing = DateInk.Weighing(ink, floor: floor)
         var total = 0.0
         var best: (day: String, weight: Double)?, likeliest: (day: String, likelihood: Double)?
         var (year, month, day, date) = (2000, 1, 1, first)
+        var digits = [Int](repeating: 0, count: 6)
         while date <= last {
-            let likelihood = ink.likelihood([month / 10, month % 10, day / 10, day % 10, year % 100 / 10, year % 10], floor: floor)
+            (digits[0], digits[1], digits[2], digits[3], digits[4], digits[5]) = (month / 10, month % 10, day / 10, day % 10, year % 100 / 10, year % 10)
+            let likelihood = weighing.likelihood(digits)
             let weight = likelihood * shape.weight(date, context: context)
             total += weight
             if weight > (best?.weight ?? 0) { best = (Self.iso(year, month, day), weight) }
