@@ -190,7 +190,7 @@ public final class SheetScanner {
         parsedRules[key] = rules
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
-        let readings = recognized.writing == .hand ? season(recognized.readings, of: template) : recognized.readings
+        let readings = recognized.writing == .hand ? season(recognized.readings, ink: recognized.dateInk, of: template) : recognized.readings
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
         var fields = zip(template.fields, readings).map { field, reading in
             var reading = reading
@@ -226,7 +226,6 @@ public final class SheetScanner {
             let asRead = fields[n].reading
             guard let winner = posterior.winner else {
                 if !asRead.doubts.contains(where: { if case .unknownName = $0 { true } else { false } }) {
-                    fields[n].reading.flagged = true
                     fields[n].reading.doubts.append(.unknownName(kind: .player, known: posterior.knownCount, nearest: posterior.known.first?.name,
                                                                  nearestProbability: posterior.known.first?.probability ?? 0))
                 }
@@ -236,7 +235,6 @@ public final class SheetScanner {
             if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
             if named.confidence < line {
                 named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-                named.flagged = true
             }
             fields[n].reading = named
             guard let number = winner.number else { continue }
@@ -244,10 +242,8 @@ public final class SheetScanner {
                 // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
                 fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
                 fields[d].reading.doubts.removeAll { $0 == .uncheckedHandwriting(.digitString) }
-                fields[d].reading.flagged = fields[d].reading.doubts.contains { $0.needsAPerson }
             } else {
                 fields[d].reading.doubts.append(.notThePlayersNumber(player: winner.name, number: number))
-                fields[d].reading.flagged = true
             }
         }
     }
@@ -255,12 +251,14 @@ public final class SheetScanner {
     /// A handwritten date weighed by the season it lies in (`SeasonPrior`): its athlete's, when the athlete's
     /// name was read at or over the review line and the store holds games of theirs, with the context its
     /// boxes say (another game of theirs that day in that context is unlikely); the club's otherwise.
-    private func season(_ readings: [FieldReading], of template: SheetTemplate) -> [FieldReading] {
+    private func season(_ readings: [FieldReading], ink: [Int: DateInk], of template: SheetTemplate) -> [FieldReading] {
         let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
         let log = template.gameLog
         let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
+        // Surely: what the check stage would not flag (`Flagging`), with no rule yet in question.
+        let flagging = Flagging(line: options.minConfidence)
         let athlete = log.flatMap { index[$0.athlete] }.map { readings[$0] }
-            .flatMap { $0.confidence >= options.minConfidence && !$0.flagged ? $0.value.writtenText : nil }
+            .flatMap { !flagging.flag($0, failingRules: []).flagged ? $0.value.writtenText : nil }
         // The context its boxes say, when exactly one is ticked and every box was read at or over the line.
         let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
         let ticked = boxes.filter { $0.reading.value == .boolean(true) }
@@ -269,7 +267,7 @@ public final class SheetScanner {
         var weighed = readings
         for id in dates {
             guard let i = index[id], template.fields[i].kind == .date else { continue }
-            weighed[i] = prior.weigh(readings[i], context: context)
+            weighed[i] = prior.weigh(readings[i], ink: ink[i], context: context)
             // A date no sum checks is trusted only from the line dates earned (`SheetFieldReader.handDate`).
             SheetFieldReader.handDate.apply(to: &weighed[i])
         }

@@ -34,23 +34,40 @@ public final class PostgresSheetStore: SheetStore {
     /// Connects, brings the schema up to date, and starts the connection pool. The first connection
     /// is made directly rather than through the pool, so a server that cannot be reached is reported
     /// at once with its cause (the pool would retry it for a minute and then give no cause).
-    public static func open(_ location: PostgresLocation, probeAfter: Duration = .seconds(3)) async throws -> PostgresSheetStore {
+    ///
+    /// - Parameter readingOnly: as a measurement reads a user's store (`statsheet eval --db`): every transaction
+    ///   of every connection is read-only on the server (`default_transaction_read_only`), and the schema is
+    ///   checked, not migrated: a store at an older schema is refused, saying how to bring it up to date.
+    public static func open(_ location: PostgresLocation, probeAfter: Duration = .seconds(3), readingOnly: Bool = false) async throws -> PostgresSheetStore {
         var logger = Logger(label: "statsheet.postgres")
         logger.logLevel = .critical
+        let readOnly = readingOnly ? [("default_transaction_read_only", "on")] : []
         let connection: PostgresConnection
         do {
-            connection = try await PostgresConnection.connect(configuration: try location.connectionConfiguration(), id: 0, logger: logger)
+            var configuration = try location.connectionConfiguration()
+            configuration.options.additionalStartupParameters += readOnly
+            connection = try await PostgresConnection.connect(configuration: configuration, id: 0, logger: logger)
         } catch {
             throw PostgresFailure.describe(error, at: location)
         }
         do {
-            try await migrate(PostgresSession(connection: connection, logger: logger), logger: logger)
+            let session = PostgresSession(connection: connection, logger: logger)
+            if readingOnly {
+                try await checkSchema(session, store: location.redacted)
+            } else {
+                try await migrate(session, logger: logger)
+            }
             try? await connection.close()
+        } catch let error as StoreError {
+            try? await connection.close()
+            throw error
         } catch {
             try? await connection.close()
             throw PostgresFailure.describe(error, at: location)
         }
-        let client = PostgresClient(configuration: try location.clientConfiguration())
+        var configuration = try location.clientConfiguration()
+        configuration.options.additionalStartupParameters += readOnly
+        let client = PostgresClient(configuration: configuration)
         return PostgresSheetStore(location: location, client: client, logger: logger, probeAfter: probeAfter)
     }
 
@@ -89,6 +106,16 @@ public final class PostgresSheetStore: SheetStore {
                 try await session.execute("INSERT INTO statsheet_migrations (name, applied_at) VALUES (?, ?)",
                                           [.text(migration.name), .text(Timestamp.string(Date()))])
             }
+        }
+    }
+
+    /// Refuses a database whose schema is older than this statsheet's (`open(_:readingOnly:)`).
+    static func checkSchema(_ session: PostgresSession, store: String) async throws {
+        let recorded = try await session.rows("SELECT COALESCE(to_regclass('statsheet_migrations')::text, '') AS present").first?.text("present").isEmpty == false
+        let applied = recorded ? Set(try await session.rows("SELECT name FROM statsheet_migrations").map { $0.text("name") }) : []
+        let wanted = Schema.migrations(identity: identity, bytes: "BYTEA").map(\.name)
+        guard Set(wanted).isSubset(of: applied) else {
+            throw StoreError.olderSchema(store: store, version: wanted.last(where: applied.contains), current: wanted.last ?? "")
         }
     }
 

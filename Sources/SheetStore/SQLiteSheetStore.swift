@@ -35,6 +35,34 @@ public final class SQLiteSheetStore: SheetStore {
         }
     }
 
+    /// Opens the store at `path` to read only, as a measurement reads a user's store (`statsheet eval --db`):
+    /// SQLite opens the file read-only, so nothing is written to it, not even a migration. A store at an older
+    /// schema than this statsheet's is refused, named with its version and the command that brings it up to
+    /// date, rather than read through queries it cannot answer.
+    public init(readingOnly path: String) throws {
+        guard FileManager.default.fileExists(atPath: path) else { throw StoreError("no store at \(path): run 'statsheet scan' first, or give --db") }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.foreignKeysEnabled = true
+        configuration.label = "statsheet.store.read-only"
+        do {
+            pool = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw StoreError("cannot open the store \(path) to read: \(Self.describe(error))")
+        }
+        self.path = path
+        let applied: Set<String>
+        do {
+            applied = try pool.read { db in try Self.migrator.appliedIdentifiers(db) }
+        } catch {
+            throw StoreError("cannot read the store \(path): \(Self.describe(error))")
+        }
+        let wanted = Schema.migrations(identity: "", bytes: "").map(\.name)
+        guard Set(wanted).isSubset(of: applied) else {
+            throw StoreError.olderSchema(store: path, version: wanted.last(where: applied.contains), current: wanted.last ?? "")
+        }
+    }
+
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         for migration in Schema.migrations(identity: "INTEGER PRIMARY KEY", bytes: "BLOB") {

@@ -400,4 +400,11 @@ public struct StoreError: Error, Equatable, Sendable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+
+    /// A store opened to read only (`statsheet eval --db`) whose schema is older than this statsheet's: reading
+    /// it would mean changing it, which a measurement must not do, so the user is told how to bring it up to date.
+    static func olderSchema(store: String, version: String?, current: String) -> StoreError {
+        StoreError("the store \(store) is at schema \(version ?? "none") and this statsheet reads \(current); it is read without being "
+                   + "changed, so bring it up to date first with 'statsheet store migrate --db \(store)'")
+    }
 }

@@ -26,6 +26,13 @@ public enum StoreLocator {
         return try await open(name)
     }
 
+    /// For measurements (`statsheet eval --db`): the store as it is, opened so that nothing can be written to it
+    /// and never migrated; one at an older schema is an error saying how to bring it up to date.
+    public static func openReadingOnly(_ name: String) async throws -> any SheetStore {
+        if isPostgres(name) { return try await PostgresSheetStore.open(try PostgresLocation(url: name), readingOnly: true) }
+        return try SQLiteSheetStore(readingOnly: name)
+    }
+
     /// Lets go of the store's connections (a PostgreSQL pool); nothing to do for SQLite.
     public static func close(_ store: any SheetStore) async {
         if let store = store as? PostgresSheetStore { await store.close() }

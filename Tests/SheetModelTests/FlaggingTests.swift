@@ -29,4 +29,21 @@ import Testing
         let struck = flagging.flag(FieldReading(value: .integer(7), text: "7", confidence: 99, doubts: [.struckOutCorrection]), failingRules: [])
         #expect(struck.flagged)
     }
+
+    /// The stages before the check only say why (a doubt); the check decides. Handwriting no rule checks, held under
+    /// its own line, and a name the club does not know are flagged at any confidence and review line, and the
+    /// doubt that is their own line is reason enough: the review line is not named beside it.
+    @Test func aDoubtThatIsItsOwnLineIsFlaggedHereWithoutTheReviewLineBesideIt() {
+        let date = FieldReading(value: .string("2026-10-06"), text: "100626", confidence: 69, doubts: [.uncheckedHandwriting(.date)])
+        #expect(!date.flagged)
+        let flagged = flagging.flag(date, failingRules: [])
+        #expect(flagged.flagged && flagged.doubts == [.uncheckedHandwriting(.date)])
+        #expect(Flagging(line: 60).flag(date, failingRules: []).flagged, "under its own line, whatever the review line")
+        let new = FieldReading(value: .string("Emerson Kely"), text: "Emerson Kely", confidence: 95,
+                               doubts: [.unknownName(kind: .athlete, known: 12, nearest: "Emerson Kelly", nearestProbability: 0.3)])
+        #expect(flagging.flag(new, failingRules: []).flagged)
+        // A doubt that needs a person but is no line of its own still has the review line named when under it.
+        let struck = flagging.flag(FieldReading(value: .integer(7), text: "7", confidence: 60, doubts: [.struckOutCorrection]), failingRules: [])
+        #expect(struck.flagged && struck.doubts == [.struckOutCorrection, .underTheLine(70)])
+    }
 }

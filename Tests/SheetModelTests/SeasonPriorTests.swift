@@ -125,4 +125,72 @@ import Testing
         capped.doubt(.wideMark)
         #expect(season.weigh(capped, context: "high_school").confidence <= 60 + 1e-9)
     }
+
+    // MARK: The ink read with the calendar
+
+    /// Characters each sure of one digit (or of no digit, "-"), with `unsure` replacing some: position → probabilities.
+    func ink(_ digits: String, unsure: [Int: [Int: Double]] = [:]) -> DateInk {
+        DateInk(characters: digits.enumerated().map { k, c in
+            var p = [Double](repeating: 0, count: 11)
+            if let spread = unsure[k] { for (cls, q) in spread { p[cls] = q } } else { p[c.wholeNumberValue ?? DateInk.noDigit] = 1 }
+            return p
+        })
+    }
+
+    /// The reading the digit reader gives with that ink: its likeliest date, at that date's probability.
+    func asRead(_ date: String, _ probability: Double) -> FieldReading {
+        var reading = FieldReading(value: .string(date), text: "", confidence: 100 * probability)
+        reading.alternatives = [Alternative(value: .string(date), probability: probability)]
+        return reading
+    }
+
+    @Test func aMonthTheCalendarLacksIsNoDoubtAboutTheDate() {
+        // A month's 1 the network gave 0.6 beside a 7 at 0.4: month 70 is none, so the date is 10-06.
+        let torn = ink("100626", unsure: [0: [1: 0.6, 7: 0.4]])
+        let listed = SeasonPrior(today: today).weigh(asRead("2026-10-06", 0.6), context: nil)
+        #expect(listed.confidence <= 60 + 1e-9, "read from the reader's list, the 7's mass stays doubt")
+        let joint = flagging.flag(SeasonPrior(today: today).weigh(asRead("2026-10-06", 0.6), ink: torn, context: nil), failingRules: [])
+        #expect(joint.value == .string("2026-10-06") && joint.inkValue == nil)
+        #expect(joint.confidence > 99 && !joint.flagged)
+        // A day its month lacks likewise: April has no 31st, so a 3 or a 2 there is a 2; March has both days.
+        let april = SeasonPrior(today: today).weigh(asRead("2026-04-21", 0.5), ink: ink("043126", unsure: [2: [3: 0.5, 2: 0.5]]), context: nil)
+        #expect(april.value == .string("2026-04-21") && april.confidence > 99)
+        let march = SeasonPrior(today: today).weigh(asRead("2026-03-31", 0.5), ink: ink("033126", unsure: [2: [3: 0.5, 2: 0.5]]), context: nil)
+        #expect(march.confidence < 51)
+    }
+
+    @Test func theYearIsReadWithTheWindowAndNeverInTheFuture() {
+        // A year's last digit torn between 7 (2027, after the scan) and 6: the future is no day a game was played.
+        let future = SeasonPrior(today: today).weigh(asRead("2027-10-06", 0.7), ink: ink("100627", unsure: [5: [7: 0.7, 6: 0.3]]), context: nil)
+        #expect(future.value == .string("2026-10-06") && future.inkValue == nil && future.confidence > 99)
+        // Torn between 3 (2023, before the two years) and 5: the window chooses 2025, and a person confirms it.
+        let old = flagging.flag(SeasonPrior(today: today).weigh(asRead("2023-10-06", 0.6), ink: ink("100623", unsure: [5: [3: 0.6, 5: 0.4]]),
+                                                                context: nil), failingRules: [])
+        #expect(old.value == .string("2025-10-06") && old.inkValue == .string("2023-10-06") && old.flagged)
+        // With a season stored, a 5 or a 6 in the year is the season's year.
+        let fall = season.weigh(asRead("2025-10-06", 0.55), ink: ink("100625", unsure: [5: [5: 0.55, 6: 0.45]]), context: "club")
+        #expect(fall.value == .string("2026-10-06") && fall.inkValue == .string("2025-10-06"))
+    }
+
+    @Test func aMarkThatIsNoDigitIsNoDoubtAnotherDoubtStaysACap() {
+        // Seven characters, the last a dash read as no digit and doubted as a small mark: the date is what the six say.
+        var dashed = asRead("2026-10-06", 0.99)
+        dashed.doubt(.smallMark)
+        let weighed = SeasonPrior(today: today).weigh(dashed, ink: ink("100626-"), context: nil)
+        #expect(weighed.value == .string("2026-10-06") && weighed.confidence > 99)
+        var wide = asRead("2026-10-06", 0.99)
+        wide.doubt(.wideMark)
+        #expect(SeasonPrior(today: today).weigh(wide, ink: ink("100626"), context: nil).confidence <= 60 + 1e-9)
+        // Fewer than six characters: no date of six digits to weigh, so the reader's list is weighed.
+        let short = SeasonPrior(today: today).weigh(asRead("2026-10-06", 0.9), ink: ink("10062"), context: nil)
+        #expect(abs(short.confidence - SeasonPrior(today: today).weigh(asRead("2026-10-06", 0.9), context: nil).confidence) < 1e-9)
+    }
+
+    @Test func theInksLikelihoodReadsEachCharacterAsADigitOrNoDigit() {
+        let dashed = ink("10-0626", unsure: [2: [DateInk.noDigit: 0.8, 1: 0.2]])
+        #expect(abs(dashed.likelihood([1, 0, 0, 6, 2, 6], floor: 0) - 0.8) < 1e-12)
+        #expect(dashed.likelihood([1, 0, 1, 0, 6, 2], floor: 0) == 0, "the last 6 is sure of being a digit")
+        #expect(dashed.likelihood([1, 0, 0, 6, 2, 7], floor: 0) == 0)
+        #expect(dashed.likelihood([1, 0, 0, 6, 2, 7], floor: 1e-4) > 0, "a sure character is sometimes a misread")
+    }
 }

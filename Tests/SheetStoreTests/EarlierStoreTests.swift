@@ -49,4 +49,31 @@ import Testing
         #expect(EarlierNotes.convert(["confidence 98 with the sums, 90 alone"]).inkConfidence == 90)
         #expect(EarlierNotes.convert(["the digits alone read empty (confidence 40); filled in from the sheet's suggestion: 3"]).inkValue == .empty)
     }
+
+    /// A measurement reads a store without changing it (`statsheet eval --db`): one written by an earlier statsheet is
+    /// refused, saying its schema and the command that brings it up to date, and its file is left byte for byte as
+    /// it was, no migration run; brought up to date, it is read, and still nothing can be written through it.
+    @Test func aStoreOpenedToReadIsNeverMigratedNorWritten() async throws {
+        let dir = try TemporaryStore.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("store.sqlite").path
+        try FileManager.default.copyItem(atPath: Self.fixture.path, toPath: path)
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(throws: StoreError.olderSchema(store: path, version: "v3", current: "v6")) { try SQLiteSheetStore(readingOnly: path) }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "not migrated")
+        #expect(String(describing: StoreError.olderSchema(store: path, version: "v3", current: "v6")).contains("statsheet store migrate --db \(path)"))
+
+        _ = try SQLiteSheetStore(path: path)
+        let current = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try SQLiteSheetStore(readingOnly: path)
+        #expect(try await store.sheets(status: nil).count == 2)
+        _ = try await store.seasonGames()
+        await #expect(throws: StoreError.self) {
+            try await store.addKnownNames([StoredKnownName(name: KnownName(kind: .athlete, name: "Zoë Fernández"), source: .imported, addedAt: Date())])
+        }
+        #expect(try await store.knownNames(kind: nil).isEmpty)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == current)
+        #expect(throws: StoreError.self) { try SQLiteSheetStore(readingOnly: dir.appendingPathComponent("none.sqlite").path) }
+        #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("none.sqlite").path))
+    }
 }

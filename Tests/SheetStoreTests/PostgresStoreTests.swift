@@ -55,6 +55,28 @@ struct PostgresStoreTests {
         }
     }
 
+    /// A measurement reads a store without changing it (`statsheet eval --db`): a database with no statsheet schema
+    /// is refused, not given one; a store up to date is read, and the server refuses every write through it.
+    @Test func aStoreOpenedToReadIsNeverMigratedNorWritten() async throws {
+        try await TestPostgres.withDatabase { url in
+            let location = try PostgresLocation(url: url)
+            await #expect(throws: StoreError.olderSchema(store: location.redacted, version: nil, current: "v6")) {
+                try await PostgresSheetStore.open(location, readingOnly: true)
+            }
+            #expect(try await TestPostgres.count("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'statsheet_migrations'", in: url) == 0)
+            let writer = try await PostgresSheetStore.open(url: url)
+            _ = try await writer.record(StoreConformance.sheet(hash: "a"), policy: ApprovalPolicy(), replace: false)
+            await writer.close()
+            let reader = try await PostgresSheetStore.open(location, readingOnly: true)
+            #expect(try await reader.sheets(status: nil).count == 1)
+            await #expect(throws: (any Error).self) {
+                _ = try await reader.record(StoreConformance.sheet(hash: "b"), policy: ApprovalPolicy(), replace: false)
+            }
+            await reader.close()
+            #expect(try await TestPostgres.count("SELECT COUNT(*) FROM sheets", in: url) == 1)
+        }
+    }
+
     /// Stations store the same file, and each its own photo of the same game, at the same moment
     /// (each game starts at one scheduled instant on every station), game after game: each file is
     /// stored once, and of each game's logs exactly one is approved, the others wait as its

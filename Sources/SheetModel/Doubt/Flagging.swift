@@ -5,7 +5,10 @@
 /// - the value shown is not the ink's first choice (`inkValue`) and no person has confirmed it;
 /// - an error rule the values shown break holds this field: one of its numbers is not what the paper says,
 ///   or the paper slipped, and the rule does not say which;
-/// - a doubt only a person settles (`ReadingDoubt.needsAPerson`: a struck-out number, a crossed-out mark).
+/// - a doubt only a person settles (`ReadingDoubt.needsAPerson`: a struck-out number, a crossed-out mark,
+///   handwriting no rule checks read under its line, a name the club does not know).
+///
+/// This is the one place a reading is flagged: the stages before say why in doubts, and this stage decides.
 public struct Flagging: Sendable {
     public let line: Double
 
@@ -22,7 +25,7 @@ public struct Flagging: Sendable {
             reading.flagged = true
         }
         if reading.confidence < line {
-            if !reading.flagged { reading.doubts.append(.underTheLine(line)) }
+            if !reading.flagged && !reading.doubts.contains(where: \.isItsOwnLine) { reading.doubts.append(.underTheLine(line)) }
             reading.flagged = true
         }
         if reading.inkValue != nil || reading.doubts.contains(where: \.needsAPerson) { reading.flagged = true }

@@ -107,8 +107,21 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// 377 hand-filled sheets).
     public var needsAPerson: Bool {
         switch self {
-        // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`).
-        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine: true
+        // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`). Handwriting no rule
+        // checks, read under the line such readings earned (`SheetFieldReader.HandwritingDoubt`), has nothing but
+        // a person to check it.
+        case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine,
+             .uncheckedHandwriting: true
+        default: false
+        }
+    }
+
+    /// True for a doubt that is itself the line a reading fell under (a line of its own, drawn by the stage that
+    /// weighed it: handwriting no rule checks, a name's stricter line, a name none of the known, a number not the
+    /// player's), so that the check stage, flagging it, need not name the review line as well (`Flagging`).
+    public var isItsOwnLine: Bool {
+        switch self {
+        case .uncheckedHandwriting, .nameUnderItsLine, .unknownName, .notThePlayersNumber: true
         default: false
         }
     }

@@ -74,7 +74,9 @@ public struct SeasonPrior: Sendable {
     /// The chance that a game lies outside the season seen: 2 / (n + 1).
     var outsideShare: Double { span == nil ? 1 : min(1, 2 / Double(parsedGames.count + 1)) }
 
-    public func place(_ date: Date) -> Place {
+    public func place(_ date: Date) -> Place { place(date, span: span) }
+
+    private func place(_ date: Date, span: ClosedRange<Date>?) -> Place {
         if !RuleEvaluator.isNotFuture(date, today: today) { return .future }
         if let span, span.contains(date) { return .season }
         return date < earliest ? .older : .window
@@ -86,18 +88,45 @@ public struct SeasonPrior: Sendable {
     /// The prior probability of one day (per day), up to a constant; a text that is no date has none.
     public func weight(_ iso: String, context: String?) -> Double {
         guard let date = RuleEvaluator.parseDate(iso) else { return 0 }
-        let q = outsideShare
-        let anyDay: Double = switch place(date) {
-        case .future: 0
-        case .older: olderWeight / windowDays
-        case .window, .season: 1 / windowDays
+        return Shape(self).weight(date, context: context)
+    }
+
+    /// What `weight` needs, worked out once: the joint reading of a date weighs every day of the calendar.
+    private struct Shape {
+        let prior: SeasonPrior
+        let q: Double
+        let windowDays: Double
+        let span: ClosedRange<Date>?
+        let seasonDays: Double
+        let earliest: Date
+        /// The not-future rule's last day.
+        let latest: Date
+        /// The contexts of the games played each day.
+        let played: [Date: [String?]]
+
+        init(_ prior: SeasonPrior) {
+            self.prior = prior
+            q = prior.outsideShare
+            windowDays = prior.windowDays
+            span = prior.span
+            seasonDays = span.map { max(1, ($0.upperBound.timeIntervalSince($0.lowerBound) / SeasonPrior.day).rounded() + 1) } ?? 1
+            earliest = prior.earliest
+            latest = prior.today.addingTimeInterval(SeasonPrior.day)
+            played = Dictionary(grouping: prior.parsedGames, by: \.date).mapValues { $0.map(\.context) }
         }
-        var w = q * anyDay
-        if let span, span.contains(date) { w += (1 - q) / max(1, (span.upperBound.timeIntervalSince(span.lowerBound) / Self.day).rounded() + 1) }
-        if penalisesSameDay && parsedGames.contains(where: { $0.date == date && ($0.context == nil || context == nil || $0.context == context) }) {
-            w *= sameDay
+
+        /// As `place` says: nothing after `latest`, a day of the season or the two years alike, an older one
+        /// `olderWeight` as likely; the season's span ends by `latest`.
+        func weight(_ date: Date, context: String?) -> Double {
+            guard date <= latest else { return 0 }
+            let inSpan = span?.contains(date) ?? false
+            var w = q * (inSpan || date >= earliest ? 1 : prior.olderWeight) / windowDays
+            if inSpan { w += (1 - q) / seasonDays }
+            if prior.penalisesSameDay, let contexts = played[date], contexts.contains(where: { $0 == nil || context == nil || $0 == context }) {
+                w *= prior.sameDay
+            }
+            return w
         }
-        return w
     }
 
     /// The most any day weighs: what a date the reader did not list is taken to weigh, so that the dates it
@@ -152,6 +181,69 @@ public struct SeasonPrior: Sendable {
             weighed.doubts.append(.outsideGameDates(date: iso, afterToday: place == .future, yearsBack: yearsBack))
         }
         return weighed
+    }
+
+    /// A handwritten date read together with the calendar and this prior: every day its MM DD YY can write,
+    /// from 2000-01-01 to the not-future rule's last day (later ones weigh nothing), weighed by
+    /// P(ink | the day's digits) × P(day), every character a digit of the day or a mark that is no digit
+    /// (`DateInk`). The value shown is the likeliest day, its confidence that day's probability. A day this
+    /// prior chose over the ink's likeliest possible day keeps that one in `inkValue` (and so is flagged,
+    /// `Flagging`); a day after the scan is no choice of the ink's, however its digits read.
+    ///
+    /// A doubt about what the ink means (`ReadingDoubt.readAtMost`: a wide mark, a struck-out number, a
+    /// misplaced box) is the chance that the ink is no evidence of the day, when any one day is as unlikely as
+    /// the prior makes it: the day keeps at most that share. A small mark is weighed in its own character
+    /// (`HandwrittenDigitReader`), not over the date. Ink of fewer than six characters or more than twelve is
+    /// weighed as the reader listed it (`weigh(_:context:)`).
+    public func weigh(_ reading: FieldReading, ink: DateInk?, context: String?) -> FieldReading {
+        guard let ink, case .string = reading.value, (6...12).contains(ink.characters.count),
+              let first = RuleEvaluator.parseDate("2000-01-01"), let end = RuleEvaluator.parseDate("2099-12-31") else {
+            return weigh(reading, context: context)
+        }
+        let shape = Shape(self)
+        let last = min(end, today.addingTimeInterval(Self.day))
+        // A character's misread mass, spread over the ten classes it did not read.
+        let floor = silentMisread / 10
+        var weighing = DateInk.Weighing(ink, floor: floor)
+        var total = 0.0
+        var best: (day: String, weight: Double)?, likeliest: (day: String, likelihood: Double)?
+        var (year, month, day, date) = (2000, 1, 1, first)
+        var digits = [Int](repeating: 0, count: 6)
+        while date <= last {
+            (digits[0], digits[1], digits[2], digits[3], digits[4], digits[5]) = (month / 10, month % 10, day / 10, day % 10, year % 100 / 10, year % 10)
+            let likelihood = weighing.likelihood(digits)
+            let weight = likelihood * shape.weight(date, context: context)
+            total += weight
+            if weight > (best?.weight ?? 0) { best = (Self.iso(year, month, day), weight) }
+            if likelihood > (likeliest?.likelihood ?? 0) { likeliest = (Self.iso(year, month, day), likelihood) }
+            date = date.addingTimeInterval(Self.day)
+            day += 1
+            if day > Self.days(inMonth: month, year: year) { (day, month) = (1, month + 1) }
+            if month > 12 { (month, year) = (1, year + 1) }
+        }
+        guard let best, let likeliest, total > 0 else { return weigh(reading, context: context) }
+        let keeps = reading.doubts.compactMap { $0 == .smallMark ? nil : $0.readAtMost }.min() ?? 1
+        var weighed = reading
+        weighed.value = .string(best.day)
+        weighed.inkValue = likeliest.day == best.day ? nil : .string(likeliest.day)
+        weighed.inkConfidence = reading.confidence
+        weighed.confidence = 100 * keeps * best.weight / total
+        if let place = place(best.day), place == .future || place == .older {
+            weighed.doubts.append(.outsideGameDates(date: best.day, afterToday: place == .future, yearsBack: yearsBack))
+        }
+        return weighed
+    }
+
+    private static func iso(_ year: Int, _ month: Int, _ day: Int) -> String {
+        "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
+    }
+
+    private static func days(inMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 }
 

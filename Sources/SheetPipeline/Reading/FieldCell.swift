@@ -118,6 +118,9 @@ public struct RecognizedFields: Sendable {
     public var digitEmbeddings: [Int: [[Float]]] = [:]
     /// The network that made them (`DigitNetwork.identity`).
     public var digitNetwork: String?
+    /// Field index → a handwritten date's characters' probabilities, which its days are weighed against
+    /// (`SeasonPrior.weigh(_:ink:context:)`); empty for print.
+    public var dateInk: [Int: DateInk] = [:]
 
     public init(readings: [FieldReading], writing: Writing, characters: [Int: [ReadCharacter]] = [:],
                 digitEmbeddings: [Int: [[Float]]] = [:], digitNetwork: String? = nil) {

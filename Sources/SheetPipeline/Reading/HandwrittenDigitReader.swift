@@ -59,6 +59,10 @@ public final class HandwrittenDigitReader {
         /// The network's embedding of each character the value was read from, in reading order (averaged over
         /// the pen widths): what a store keeps so that a person's correction of the number can teach.
         public var digitEmbeddings: [[Float]] = []
+        /// A date's characters' probabilities, what its days are weighed against (`SeasonPrior`); nil for other kinds.
+        public var dateInk: DateInk?
+        /// The height of the mark each of `dateInk`'s characters was read from.
+        var dateInkHeights: [Int] = []
     }
 
     /// Characters shorter than this share of the sheet's median character height are doubted: a tick
@@ -84,6 +88,16 @@ public final class HandwrittenDigitReader {
             var result = result
             if let smallest = result.glyphHeights.min(), Double(smallest) < smallGlyphShare * median {
                 result.reading.doubt(.smallMark)
+            }
+            // A date's days are weighed against each character (`SeasonPrior`): there a small mark is a term of
+            // its own character, what it reads as at most `readAtMost` of the time and otherwise no digit (a
+            // tick), not a cap on the whole date, whose small marks are mostly a dash read as no digit already.
+            if var ink = result.dateInk, let most = ReadingDoubt.smallMark.readAtMost {
+                for (k, height) in result.dateInkHeights.enumerated() where Double(height) < smallGlyphShare * median {
+                    ink.characters[k] = ink.characters[k].map { most * $0 }
+                    ink.characters[k][DateInk.noDigit] += 1 - most
+                }
+                result.dateInk = ink
             }
             return result
         }
@@ -116,7 +130,7 @@ public final class HandwrittenDigitReader {
         reading.doubt(.struckOutCorrection)
         reading.doubts += besides
         return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights,
-                           digitEmbeddings: correction.digitEmbeddings)
+                           digitEmbeddings: correction.digitEmbeddings, dateInk: correction.dateInk, dateInkHeights: correction.dateInkHeights)
     }
 
     /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
@@ -158,6 +172,7 @@ public final class HandwrittenDigitReader {
         }
 
         var boxes: [DigitCombination.BoxProbabilities] = []
+        var heights: [Int] = []
         var embeddings: [[Float]] = []
         var unclear = 0, lined = false, wideAsOne = 0, digitAndTail = 0, wideAcrossDivider = 0
         for glyph in segmentation.glyphs {
@@ -177,6 +192,7 @@ public final class HandwrittenDigitReader {
             }
             for (probabilities, embedding) in chosen {
                 boxes.append(probabilities)
+                heights.append(glyph.bounds.height)
                 embeddings.append(embedding)
                 // A character-sized mark that is no digit: crossed out, scribbled over, or unreadable.
                 if !Self.readsAsDigit(probabilities), Double(glyph.bounds.height) >= 0.4 * Double(boxHeight) {
@@ -221,8 +237,9 @@ public final class HandwrittenDigitReader {
         }
         if let range = field.allowedRange, let doubt = Self.rangeDoubt(top.value, read: read, range: range) { reading.doubt(doubt) }
         reading.alternatives = values.prefix(field.kind == .date ? dateAlternativeCount : alternativeCount).map { Alternative(value: $0.value, probability: $0.probability) }
-        return (FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height), digitEmbeddings: embeddings),
-                unclear, struckHint)
+        var result = FieldResult(reading: reading, glyphHeights: segmentation.glyphs.map(\.bounds.height), digitEmbeddings: embeddings)
+        if field.kind == .date { (result.dateInk, result.dateInkHeights) = (DateInk(characters: boxes), heights) }
+        return (result, unclear, struckHint)
     }
 
     /// A count read as `value` that its range leaves to a person, with its confidence held under the

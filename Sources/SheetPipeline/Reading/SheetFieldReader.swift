@@ -83,9 +83,10 @@ public final class SheetFieldReader: FieldRecognizer {
                 }
             }
         }
-        var embeddings: [Int: [[Float]]] = [:]
-        for (i, handResult) in zip(numeric, handResults) where decided == .hand && !handResult.digitEmbeddings.isEmpty {
-            embeddings[i] = handResult.digitEmbeddings
+        var embeddings: [Int: [[Float]]] = [:], dateInk: [Int: DateInk] = [:]
+        for (i, handResult) in zip(numeric, handResults) where decided == .hand {
+            if !handResult.digitEmbeddings.isEmpty { embeddings[i] = handResult.digitEmbeddings }
+            dateInk[i] = handResult.dateInk
         }
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
@@ -112,8 +113,10 @@ public final class SheetFieldReader: FieldRecognizer {
         // ink: whatever was read there, a person looks.
         for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
         let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
-        return RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
-                                digitNetwork: handwritten.networkIdentity)
+        var recognized = RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
+                                          digitNetwork: handwritten.networkIdentity)
+        recognized.dateInk = dateInk
+        return recognized
     }
 
     /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;
@@ -125,10 +128,11 @@ public final class SheetFieldReader: FieldRecognizer {
         let earned: Double
         let kind: ReadingDoubt.UncheckedHandwriting
 
+        /// Under `trusted`, the reading keeps `earned` at most and carries `.uncheckedHandwriting`, which the
+        /// check stage sends to a person (`ReadingDoubt.needsAPerson`, `Flagging`).
         func apply(to reading: inout FieldReading) {
             guard reading.value != .empty, reading.confidence < trusted else { return }
             reading.confidence = min(reading.confidence, earned)
-            reading.flagged = true
             reading.doubts.append(.uncheckedHandwriting(kind))
         }
     }
@@ -144,14 +148,12 @@ public final class SheetFieldReader: FieldRecognizer {
             if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
             if named.confidence < line {
                 named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-                named.flagged = true
             }
             return named
         }
         var asRead = reading
         handText.apply(to: &asRead)
         asRead.confidence *= posterior.newName
-        asRead.flagged = true
         asRead.doubts.append(.unknownName(kind: kind, known: posterior.knownCount, nearest: posterior.known.first?.name,
                                           nearestProbability: posterior.known.first?.probability ?? 0))
         return asRead

@@ -54,9 +54,10 @@ struct Eval: AsyncParsableCommand {
         if fitCalibration != nil { options.calibration = .identity }
         options.ruleSlip = ruleSlip
         if let db {
-            // What the store knows, read once; a store that does not exist is an error, never made.
+            // What the store knows, read once, from the store opened read-only: a measurement never writes to a
+            // user's store, not even a migration; a store that does not exist is an error, never made.
             let store: any SheetStore
-            do { store = try await StoreLocator.openExisting(db) } catch { throw RuntimeError("\(error)") }
+            do { store = try await StoreLocator.openReadingOnly(db) } catch { throw RuntimeError("\(error)") }
             options.knownNames += try await store.knownNames(kind: nil).map(\.name)
             options.gameDates = try await store.seasonGames()
             options.digitExamples = try await store.digitExamples()

@@ -3,11 +3,31 @@ import Foundation
 import SheetStore
 
 /// `statsheet store copy`: moving a store, from a station's SQLite file to a club's PostgreSQL server say.
+/// `statsheet store migrate`: bringing a store's schema up to date without reading or storing anything, for a store
+/// `eval --db` refuses because it reads a store without changing it.
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Work on whole stores: copy one into another.",
-        subcommands: [Copy.self])
+        abstract: "Work on whole stores: copy one into another, or bring one up to date.",
+        subcommands: [Copy.self, Migrate.self])
+
+    struct Migrate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Bring an existing store's schema up to date.",
+            discussion: """
+                Every command that writes to a store brings its schema up to date when it opens it; 'eval --db' \
+                reads a store without changing it, so it refuses one written by an earlier statsheet until this \
+                is run on it.
+                """)
+
+        @OptionGroup var store: StoreOptions
+
+        func run() async throws {
+            let opened = try await store.openExisting()
+            await StoreLocator.close(opened)
+            print("\(StoreLocator.displayName(store.path)): schema up to date")
+        }
+    }
 
     struct Copy: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
