@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The adaptation figure (issue 40): does a store learn its writers from a reviewer's corrections?
 #
-#   Tools/adaptation-figure.sh [--writers usps] [--train-seed 4001] [--test-seed 4002] [--wrong 5] [OUT]
+#   Tools/adaptation-figure.sh [--writers usps] [--hands 0] [--hands-seed 40] [--train-seed 4001] [--test-seed 4002]
+#                              [--wrong 5] [OUT]
 #
 # Makes (once) 20 hand-filled lacrosse sheets of one population of writers (--train-seed) and 40 new ones of the same
 # population (--test-seed) under OUT (default /tmp/statsheet-adapt), scans the 20 into a fresh store, corrects or
@@ -9,17 +10,21 @@
 # Tools/corrections_from_truth.py), then reads the 40 with `statsheet eval`: without a store, with the store's
 # examples (--db), and with a twin store whose corrections hold --wrong deliberately wrong values. Prints the flag
 # share and the wrong-and-unflagged count of each. Semeion is issue 40's final exam population: tune on USPS.
+# --hands N makes both sets with the same N recurring writers (make_test_sheets.py --hands, one --hands-seed),
+# as a club's few stat keepers fill its sheets; 0 (default) draws every digit from the whole population.
 # STATSHEET names another statsheet binary (default: a release build of this checkout).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-writers=usps train_seed=4001 test_seed=4002 wrong=5 out=/tmp/statsheet-adapt
+writers=usps hands=0 hands_seed=40 train_seed=4001 test_seed=4002 wrong=5 out=/tmp/statsheet-adapt
 while [ $# -gt 0 ]; do
     case "$1" in
         --writers) writers="$2"; shift 2 ;;
+        --hands) hands="$2"; shift 2 ;;
+        --hands-seed) hands_seed="$2"; shift 2 ;;
         --train-seed) train_seed="$2"; shift 2 ;;
         --test-seed) test_seed="$2"; shift 2 ;;
         --wrong) wrong="$2"; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
         *) out="$1"; shift ;;
     esac
 done
@@ -37,10 +42,13 @@ fi
 make_set() {   # folder count seed
     [ -f "$1/.complete" ] && return
     "$python" Tools/make_test_sheets.py --template Templates/lacrosse-goalie.json --blank "$out/blanks/lacrosse-goalie.png" \
-        --dpi 300 --out "$1" --count "$2" --seed "$3" --profile phone --fill hand --writers "$writers" >/dev/null
+        --dpi 300 --out "$1" --count "$2" --seed "$3" --profile phone --fill hand --writers "$writers" \
+        --hands "$hands" --hands-seed "$hands_seed" >/dev/null
     touch "$1/.complete"
 }
-train="$out/$writers-$train_seed" test="$out/$writers-$test_seed"
+set_name="$writers"
+if [ "$hands" -gt 0 ]; then set_name="$writers-hands$hands-$hands_seed"; fi
+train="$out/$set_name-$train_seed" test="$out/$set_name-$test_seed"
 make_set "$train" 20 "$train_seed"
 make_set "$test" 40 "$test_seed"
 
