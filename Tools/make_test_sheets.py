@@ -1187,6 +1187,71 @@ def smooth_noise(rng, shape, sigma):
     return a / max(1e-9, np.abs(a).max())
 
 
+def writer_habits(rng, kind):
+    """A writer's habits: how tall, slanted, turned and placed its digits are, and how it lays out numbers."""
+    return {
+        "height_frac": float(rng.uniform(0.56, 0.80)),      # digit height / box height
+        "slant": float(rng.normal(0.12, 0.10)),              # x-shear, + leans right
+        "rot_habit": float(rng.normal(0, 2.0)),              # degrees, + counter-clockwise
+        "rot_sd": float(rng.uniform(1.0, 3.5)),
+        "aspect": float(rng.uniform(0.85, 1.15)),
+        "y_habit": float(rng.uniform(-0.05, 0.08)),          # + writes low in the box
+        "x_sd": float(rng.uniform(0.02, 0.06)),
+        "elastic": float(rng.uniform(0.025, 0.055)) if kind == "font" else 0.0,
+        "leading_zero_p": float(rng.choice([0.0, 0.25, 0.7], p=[0.5, 0.35, 0.15])),
+        "left_box_p": float(rng.choice([0.0, 0.2], p=[0.8, 0.2])),
+        "across_p": float(rng.choice([0.0, 0.25, 0.75], p=[0.55, 0.3, 0.15])),
+        "touch_p": float(rng.uniform(0.03, 0.10)),
+        "check_style": str(rng.choice(["check", "x"], p=[0.65, 0.35])),
+    }
+
+
+# --hands N: a club's sheets are filled by a few stat keepers, not by thousands of strangers. What that
+# approximates: P(ink of a digit d on a sheet) is one keeper's, a mixture over the few shapes that keeper gives
+# d (an allograph or two, each written a little differently every time), not the whole population's mixture.
+# A hand is a seeded choice, per digit class, of HAND_EXEMPLARS pool digits: one anchor at random and the
+# rest among the anchor's HAND_NEIGHBOURS nearest same-class digits (Euclidean on the pool's own grid), so a
+# hand's 7s resemble each other as one person's do, though the pool records no writers. Each written digit is
+# one exemplar with the per-occurrence jitter every writer has (rotation, slant, width, height, place, pen)
+# and an elastic wobble of HAND_WOBBLE of its size; the hand also keeps one set of habits and one text font.
+HAND_EXEMPLARS = (2, 4)     # exemplars per digit class, drawn uniformly from this range (inclusive)
+HAND_NEIGHBOURS = 8
+HAND_WOBBLE = 0.02          # elastic displacement, share of the digit's size (font writers have 0.025-0.055)
+
+
+class Hand:
+    """One recurring writer of a --writers population, the same for every --seed with the same --hands-seed."""
+
+    def __init__(self, kind, number, seed, handwriting):
+        # The hand's own generator: the population's name, the hand's number and --hands-seed, never --seed.
+        rng = np.random.default_rng([seed, number, zlib.crc32(kind.encode())])
+        self.kind, self.number, self.seed = kind, number, seed
+        self.font = str(rng.choice(sorted(HAND_FONTS)))          # font writers: the hand's font
+        self.text_font = self.font if kind == "font" else str(rng.choice(sorted(HAND_FONTS)))
+        self.habits = writer_habits(rng, kind)
+        self.exemplars = {}
+        if kind == "font":
+            return
+        if kind == "sklearn":
+            images, _, by_class, _ = sklearn_pool()
+        elif kind == "mnist":
+            images, _, by_class = mnist_test_pool()
+        else:
+            images, _, by_class = grid16_pool(kind, handwriting)
+        for c in range(10):
+            members = by_class[c]
+            anchor = int(rng.choice(members))
+            flat = images[members].reshape(len(members), -1)
+            d = ((flat - images[anchor].reshape(-1)) ** 2).sum(1)
+            near = [int(members[j]) for j in np.argsort(d, kind="stable") if members[j] != anchor][:HAND_NEIGHBOURS]
+            k = int(rng.integers(HAND_EXEMPLARS[0], HAND_EXEMPLARS[1] + 1))
+            self.exemplars[c] = [anchor] + sorted(int(i) for i in rng.choice(near, k - 1, replace=False))
+
+    def record(self):
+        return {"number": self.number, "seed": self.seed, "exemplars": {str(c): v for c, v in self.exemplars.items()},
+                "text_font": self.text_font, **({"font": self.font} if self.kind == "font" else {})}
+
+
 class HandWriter:
     """One writer and one pen for a whole sheet; draws into a float ink mask at blank resolution."""
 
@@ -1203,22 +1268,21 @@ class HandWriter:
         self.pen_px = float(rng.uniform(*width_mm)) * dpi / 25.4
         self.px_per_mm = dpi / 25.4
         self.mask = np.zeros(shape, np.float32)
-        # habits
-        self.height_frac = float(rng.uniform(0.56, 0.80))      # digit height / box height
-        self.slant = float(rng.normal(0.12, 0.10))              # x-shear, + leans right
-        self.rot_habit = float(rng.normal(0, 2.0))              # degrees, + counter-clockwise
-        self.rot_sd = float(rng.uniform(1.0, 3.5))
-        self.aspect = float(rng.uniform(0.85, 1.15))
-        self.y_habit = float(rng.uniform(-0.05, 0.08))          # + writes low in the box
-        self.x_sd = float(rng.uniform(0.02, 0.06))
-        self.elastic = float(rng.uniform(0.025, 0.055)) if kind == "font" else 0.0
-        self.leading_zero_p = float(rng.choice([0.0, 0.25, 0.7], p=[0.5, 0.35, 0.15]))
-        self.left_box_p = float(rng.choice([0.0, 0.2], p=[0.8, 0.2]))
-        self.across_p = float(rng.choice([0.0, 0.25, 0.75], p=[0.55, 0.3, 0.15]))
-        self.touch_p = float(rng.uniform(0.03, 0.10))
-        self.check_style = str(rng.choice(["check", "x"], p=[0.65, 0.35]))
+        self.__dict__.update(writer_habits(rng, kind))
         self.sources = {}                   # field id -> sklearn indices used (sklearn writers)
         self._fonts = {}
+        self.hand = None                    # the recurring Hand that writes this sheet (--hands), or None
+        self.wobble = 0.0                   # elastic wobble of a pool digit, per occurrence (hands only)
+
+    def adopt(self, hand):
+        """Write as `hand`: its habits, and its few exemplars of each digit, instead of the sheet's own draws."""
+        self.hand = hand
+        self.__dict__.update(hand.habits)
+        self.wobble = HAND_WOBBLE if self.kind != "font" else 0.0
+
+    def pick(self, digit, by_class):
+        """The pool index of the next digit written: any digit of the class, or one of the hand's exemplars."""
+        return int(self.rng.choice(self.hand.exemplars[digit] if self.hand else by_class[digit]))
 
     def habits(self):
         return {"digit_height_frac": round(self.height_frac, 3), "slant": round(self.slant, 3),
@@ -1245,7 +1309,7 @@ class HandWriter:
 
     def sklearn_shape(self, digit, fid):
         images, _, by_class, _ = sklearn_pool()
-        i = int(self.rng.choice(by_class[digit]))
+        i = self.pick(digit, by_class)
         self.sources.setdefault(fid, []).append(i)
         from scipy import ndimage as ndi
         a = np.pad(images[i] / max(1.0, images[i].max()), 2)
@@ -1257,7 +1321,7 @@ class HandWriter:
 
     def mnist_shape(self, digit, fid):
         images, _, by_class = mnist_test_pool()
-        i = int(self.rng.choice(by_class[digit]))
+        i = self.pick(digit, by_class)
         self.sources.setdefault(fid, []).append(i)
         from scipy import ndimage as ndi
         z = np.clip(ndi.zoom(np.pad(images[i], 2), 8.0, order=3, mode="grid-constant", grid_mode=True), 0, 1)
@@ -1266,7 +1330,7 @@ class HandWriter:
     def grid16_shape(self, digit, fid):
         """A Semeion or USPS digit: softened (Semeion is binary), blown up 12x and cut at half its peak."""
         images, _, by_class = grid16_pool(self.kind, self.handwriting)
-        i = int(self.rng.choice(by_class[digit]))
+        i = self.pick(digit, by_class)
         self.sources.setdefault(fid, []).append(i)
         from scipy import ndimage as ndi
         a = images[i]
@@ -1342,7 +1406,7 @@ class HandWriter:
             shape = {"sklearn": self.sklearn_shape, "mnist": self.mnist_shape, "semeion": self.grid16_shape,
                      "usps": self.grid16_shape}[self.kind](int(ch), fid)
             level = 0.5
-            shape = self.warp_shape(shape, rot * 0.5, slant * 0.5, sx, 1.0, 0.0, level)
+            shape = self.warp_shape(shape, rot * 0.5, slant * 0.5, sx, 1.0, self.wobble, level)
         else:
             shape = self.font_shape(ch, self.font)
             level = 0.45
@@ -1707,9 +1771,17 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     text_font = font
     pen_names = list(PENS)
     pen = str(rng.choice(pen_names, p=[PENS[p][0] for p in pen_names]))
+    hand = None
+    if args.hands:
+        # Which keeper filled this sheet: its own draw, so the rest of the sheet draws as without --hands.
+        number = int(np.random.default_rng([args.seed, index, 4]).integers(0, args.hands))
+        hand = Hand(kind, number, args.hands_seed, args.handwriting)
+        font, text_font = hand.font, hand.text_font
     writer = HandWriter(rng, kind, font if kind == "font" else None, text_font, pen, args.dpi,
                         (blank.size[1], blank.size[0]))
     writer.handwriting = args.handwriting
+    if hand is not None:
+        writer.adopt(hand)
     filler = HandFiller(rng, writer, sx, sy, args.touching_pairs)
     if text_font in FONTS_WITHOUT_ACCENTS:
         for fid, _ in name_fields(template):
@@ -1769,6 +1841,8 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
         wdesc = {"kind": "font", "font": font, "font_package": HAND_FONTS[font][1],
                  "text_font": text_font}
     wdesc.update(writer.habits())
+    if hand is not None:
+        wdesc["hand"] = dict(hand.record(), of=args.hands)
     gen = {"seed": args.seed, "index": index, "profile": profile, "fill": "hand", "writer": wdesc,
            "pen": pen, "ink_rgb": list(writer.ink), "ink_density": round(writer.density, 3),
            "pen_width_px": round(writer.pen_px, 2), "checkbox_mark": writer.check_style,
@@ -1936,6 +2010,13 @@ def main():
                          "(semeion: all of it, train.py's final exam; usps: its test part)")
     ap.add_argument("--handwriting", default=HANDWRITING_DIR,
                     help="folder with semeion.data and usps.h5 (default ../shared/handwriting beside the project)")
+    ap.add_argument("--hands", type=int, default=0, metavar="N",
+                    help="hand fill only: the set is written by N recurring writers of the --writers population "
+                         "(a club's few stat keepers), one per sheet, each with a few exemplars of every digit "
+                         "(default 0: every digit from the whole pool); recorded as generator.writer.hand")
+    ap.add_argument("--hands-seed", type=int, default=40, metavar="S",
+                    help="seed of the --hands writers, independent of --seed: sets with other seeds and the same "
+                         "--hands N --hands-seed S share their writers (default 40)")
     ap.add_argument("--touching-pairs", type=float, default=0.0,
                     help="hand fill only: share of the numbers written across both boxes whose two digits are "
                          "written touching (default 0; recorded as cases.digits_touching)")
@@ -1972,6 +2053,8 @@ def main():
     if abs(sx - want) / want > 0.01 or abs(sy - want) / want > 0.01:
         sys.exit("error: blank is %dx%d px but page %gx%g pt at %g dpi should be %dx%d; pass the right --dpi"
                  % (blank.size[0], blank.size[1], pwpt, phpt, args.dpi, round(pwpt * want), round(phpt * want)))
+    if args.hands < 0 or (args.hands and (args.fill != "hand" or args.writers == "mixed")):
+        sys.exit("error: --hands N needs --fill hand and one population of --writers (not mixed)")
     if args.page_shape != "flat" and args.profile == "clean":
         sys.exit("error: --page-shape %s needs a scan, phone or mixed profile" % args.page_shape)
     if args.fill == "hand":

@@ -6,13 +6,16 @@ import Foundation
 ///
 /// A club's numbers come from a few hands the network never met; a person who corrects or confirms a number
 /// labels its digits. Near neighbours (cosine similarity of the hidden layer's activations, `DigitNetwork.evaluate`)
-/// vote, each weighted by how close it is, `exp(sharpness · (cos − 1))`; their vote `q` is mixed in as
-/// `p' = (1 − λ) p + λ q` (over the digits; "not a digit" keeps the network's mass) with `λ = maxWeight · W / (W + halfWeight)`, where W is the neighbours' total
-/// weight. The mixture is bounded on purpose: however many examples agree, the network keeps `1 − maxWeight`
-/// of its say, so labels a reviewer typed wrong can pull a sure reading under the review line (a person then
-/// looks) but cannot make another value sure unless the network itself gave it more than
-/// `(line − maxWeight) / (1 − maxWeight)`. The mixed probabilities then go through the reader and the one model
-/// of doubt unchanged, like the network's own.
+/// vote, each weighted by how close it is, `wᵢ = exp(sharpness · (cos − 1))`; their vote `q` is mixed in as
+/// `p' = (1 − λ) p + λ q` (over the digits; "not a digit" keeps the network's mass). Each neighbour is one
+/// person's word on ink like this, and the words add up as independent evidence (a noisy-or):
+/// `λ = 1 − Π (1 − labelShare · wᵢ)`. One label, however close, decides at most `labelShare` of the
+/// probabilities, so a label typed wrong can pull a sure reading under the review line (a person then looks)
+/// but cannot make another value sure unless the network itself gave it more than
+/// `(line − labelShare) / (1 − labelShare)`; several labels of near-identical ink that agree can. That is a
+/// keeper's 5 the network reads as a sure 3, which a reviewer corrected time after time: under a bound on all
+/// labels together it stayed a 3, sums and all (docs/decisions.md). The mixed probabilities then go through the
+/// reader and the one model of doubt unchanged, like the network's own.
 public struct DigitAdaptation: Sendable {
     /// Examples kept, most recent first; older ones beyond `capacity` are left out (time per digit stays bounded).
     public static let capacity = 2048
@@ -21,10 +24,8 @@ public struct DigitAdaptation: Sendable {
     public var neighbours = 8
     /// How fast a neighbour's vote fades with distance: at 20, a neighbour at cosine 0.9 counts 0.14 of one at 1.
     public var sharpness: Float = 20
-    /// The largest share of the probabilities the neighbours may decide.
-    public var maxWeight = 0.5
-    /// The neighbours' total weight at which they get half of `maxWeight`.
-    public var halfWeight = 1.0
+    /// The largest share of the probabilities one neighbour may decide (at cosine 1; less as it lies further).
+    public var labelShare = 0.5
 
     /// The examples' embeddings scaled to unit length, row after row.
     let matrix: [Float]
@@ -48,12 +49,13 @@ public struct DigitAdaptation: Sendable {
 
     public var count: Int { labels.count }
 
-    /// The neighbours' vote over the eleven classes (none for "not a digit") and their total weight.
-    public func vote(_ embedding: [Float]) -> (votes: [Double], weight: Double) {
+    /// The neighbours' vote over the eleven classes (none for "not a digit"), their total weight, and the share
+    /// of the probabilities they decide together (λ).
+    public func vote(_ embedding: [Float]) -> (votes: [Double], weight: Double, share: Double) {
         var votes = [Double](repeating: 0, count: DigitNetwork.classes)
-        guard count > 0, embedding.count == width else { return (votes, 0) }
+        guard count > 0, embedding.count == width else { return (votes, 0, 0) }
         let norm = sqrt(embedding.reduce(0) { $0 + $1 * $1 })
-        guard norm > 0 else { return (votes, 0) }
+        guard norm > 0 else { return (votes, 0, 0) }
         var similarity = [Float](repeating: 0, count: count)
         matrix.withUnsafeBufferPointer { m in
             embedding.withUnsafeBufferPointer { x in
@@ -70,21 +72,21 @@ public struct DigitAdaptation: Sendable {
             nearest.insert((similarity: s, label: labels[i]), at: at)
             if nearest.count > neighbours { nearest.removeLast() }
         }
-        var total = 0.0
+        var total = 0.0, kept = 1.0
         for n in nearest {
             let w = Double(expf(sharpness * (n.similarity - 1)))
             votes[n.label] += w
             total += w
+            kept *= 1 - labelShare * min(1, w)
         }
-        guard total > 0 else { return (votes, 0) }
-        return (votes.map { $0 / total }, total)
+        guard total > 0 else { return (votes, 0, 0) }
+        return (votes.map { $0 / total }, total, 1 - kept)
     }
 
     /// The network's probabilities for one character mixed with its neighbours' vote (see the type's comment).
     public func adjust(_ probabilities: [Double], embedding: [Float]) -> [Double] {
-        let (votes, weight) = vote(embedding)
+        let (votes, weight, lambda) = vote(embedding)
         guard weight > 0 else { return probabilities }
-        let lambda = maxWeight * weight / (weight + halfWeight)
         // Labels say which digit a mark is, never whether it is one: "not a digit" keeps the network's mass,
         // and the neighbours share out only the rest.
         let digitMass = 1 - probabilities[DigitNetwork.noneClass]
