@@ -537,8 +537,10 @@ def make_none(rng, n, pool):
 # ---------------------------------------------------------------------------
 # Augmentation (batched, torch), applied to every training image incl. "none"
 # ---------------------------------------------------------------------------
-def augment(x, g, torch, F):
-    """x [B,1,28,28] float in [0,1]; g a torch.Generator. Returns new tensor."""
+def augment(x, g, torch, F, full=True):
+    """x [B,1,28,28] float in [0,1]; g a torch.Generator. Returns new tensor. full=False is the classic
+    augmentation of the shipped network (no elastic, pen skips, pencil or neighbour's stroke), drawing the
+    same random numbers as it did."""
     B = x.shape[0]
     dev = x.device
 
@@ -580,17 +582,18 @@ def augment(x, g, torch, F):
     grid = F.affine_grid(theta, x.shape, align_corners=False)
     # elastic distortion on 35 %: a smooth random displacement (a 4x4 field of normal draws, bicubic up
     # to 28x28), 0.8-2.5 px at its largest, in the same resampling as the affine map
-    amp = (U(0.8, 2.5) * (2 / SIZE) * sel(P(0.35)).view(B)).view(B, 1, 1, 1)
-    field = torch.randn(B, 2, 4, 4, generator=g)
-    field = field / field.abs().amax(dim=(1, 2, 3), keepdim=True).clamp_min(1e-6)
-    disp = F.interpolate(field, size=(SIZE, SIZE), mode="bicubic", align_corners=False) * amp
-    grid = grid + disp.permute(0, 2, 3, 1)
+    if full:
+        amp = (U(0.8, 2.5) * (2 / SIZE) * sel(P(0.35)).view(B)).view(B, 1, 1, 1)
+        field = torch.randn(B, 2, 4, 4, generator=g)
+        field = field / field.abs().amax(dim=(1, 2, 3), keepdim=True).clamp_min(1e-6)
+        disp = F.interpolate(field, size=(SIZE, SIZE), mode="bicubic", align_corners=False) * amp
+        grid = grid + disp.permute(0, 2, 3, 1)
     x = F.grid_sample(x, grid, mode="bilinear", padding_mode="zeros", align_corners=False)
 
     # pen skips on 15 %: one or two short gaps (4-7 px long, 1-2 px wide) across the ink
     yy, xx = torch.meshgrid(torch.arange(SIZE, dtype=torch.float32) + 0.5,
                             torch.arange(SIZE, dtype=torch.float32) + 0.5, indexing="ij")
-    for _ in range(2):
+    for _ in range(2 if full else 0):
         gx, gy, ga = U(8, 20).view(B, 1, 1), U(6, 22).view(B, 1, 1), U(0, np.pi).view(B, 1, 1)
         across = ((xx - gx) * torch.sin(ga) - (yy - gy) * torch.cos(ga)).abs()
         along = ((xx - gx) * torch.cos(ga) + (yy - gy) * torch.sin(ga)).abs()
@@ -616,9 +619,10 @@ def augment(x, g, torch, F):
     x = x * (1 - mb) + blurred * mb
 
     # pencil on 20 %: graphite leaves grain, 55-100 % of the ink pixel by pixel
-    grain = 0.55 + 0.45 * torch.rand(x.shape, generator=g)
-    mp = sel(P(0.2))
-    x = x * (1 - mp) + x * grain * mp
+    if full:
+        grain = 0.55 + 0.45 * torch.rand(x.shape, generator=g)
+        mp = sel(P(0.2))
+        x = x * (1 - mp) + x * grain * mp
 
     # ink intensity / contrast: peak ink scaled to 0.4..1.0
     x = x * U(0.4, 1.0).view(B, 1, 1, 1)
@@ -644,19 +648,20 @@ def augment(x, g, torch, F):
 
     # a neighbour's stroke at the edge on 12 %: an arc entering from the left or right edge, 1-5 px deep,
     # 6-20 px tall, 1-2.5 px wide (the next digit or a stray of the writer's, cut by the box)
-    nb = torch.zeros_like(x)
-    has = P(0.12)
-    side = torch.randint(0, 2, (B,), generator=g)
-    depth, tall, wid = U(1, 5), U(6, 20), U(1, 2.5)
-    top, nval = U(0, 22), U(0.4, 1.0)
-    for i in torch.nonzero(has).flatten().tolist():
-        t = ((yy[:, 0] - float(top[i])) / float(tall[i]))
-        inside = (t >= 0) & (t <= 1)
-        xc = float(depth[i]) * torch.sin(np.pi * t.clamp(0, 1))
-        fromedge = xx[0] if int(side[i]) == 0 else SIZE - xx[0]
-        arc = ((fromedge.view(1, SIZE) - xc.view(SIZE, 1)).abs() < float(wid[i]) / 2) & inside.view(SIZE, 1)
-        nb[i, 0] = arc.float() * float(nval[i])
-    x = torch.maximum(x, nb)
+    if full:
+        nb = torch.zeros_like(x)
+        has = P(0.12)
+        side = torch.randint(0, 2, (B,), generator=g)
+        depth, tall, wid = U(1, 5), U(6, 20), U(1, 2.5)
+        top, nval = U(0, 22), U(0.4, 1.0)
+        for i in torch.nonzero(has).flatten().tolist():
+            t = ((yy[:, 0] - float(top[i])) / float(tall[i]))
+            inside = (t >= 0) & (t <= 1)
+            xc = float(depth[i]) * torch.sin(np.pi * t.clamp(0, 1))
+            fromedge = xx[0] if int(side[i]) == 0 else SIZE - xx[0]
+            arc = ((fromedge.view(1, SIZE) - xc.view(SIZE, 1)).abs() < float(wid[i]) / 2) & inside.view(SIZE, 1)
+            nb[i, 0] = arc.float() * float(nval[i])
+        x = torch.maximum(x, nb)
 
     # noise: Gaussian sigma 0..0.08 on every image, plus sparse specks on 20 %
     x = x + torch.randn(x.shape, generator=g) * U(0, 0.08).view(B, 1, 1, 1)
@@ -766,7 +771,7 @@ def sha256_of(path):
 
 
 def add_record(path, meta):
-    """Adds (or replaces: same leave-out, seed and epochs) one run in the runs record: its data, seed, scores."""
+    """Adds (or replaces: same leave-out, seed, epochs and recipe) one run in the runs record: its data, seed, scores."""
     runs = []
     if os.path.exists(path):
         with open(path) as f:
@@ -774,6 +779,7 @@ def add_record(path, meta):
     s = meta["scores"]
     entry = {
         "left_out": meta["data"]["left_out_population"], "seed": meta["seed"], "epochs": meta["epochs"],
+        "recipe": meta["recipe"],
         "weights_sha256": meta["weights_sha256"], "temperature": meta["temperature"],
         "temperature_in_population_validation": s["calibration"]["temperature_in_population_validation"],
         "training_seconds": meta["training_seconds"], "threads": meta["threads"], "versions": meta["versions"],
@@ -783,9 +789,10 @@ def add_record(path, meta):
         "heldout_scores": {k: v for k, v in s.items() if k.startswith("heldout_") and isinstance(v, dict)
                            and "n" in v},
     }
-    runs = [r for r in runs if (r["left_out"], r["seed"], r["epochs"]) != (entry["left_out"], entry["seed"], entry["epochs"])]
+    key = lambda r: (r["left_out"], r["seed"], r["epochs"], json.dumps(r["recipe"], sort_keys=True))
+    runs = [r for r in runs if key(r) != key(entry)]
     runs.append(entry)
-    runs.sort(key=lambda r: (r["left_out"], r["seed"], r["epochs"]))
+    runs.sort(key=key)
     with open(path, "w") as f:
         json.dump({"note": "one entry per training run of Tools/digits/train.py --record (README: Leave one "
                            "population out); scores at the run's own temperature, flag = max probability < 0.7",
@@ -818,7 +825,18 @@ def main():
     ap.add_argument("--leave-out", choices=POPULATIONS, default=FINAL_EXAM,
                     help="population not trained on and scored as unseen (default: the final exam, %s)" % FINAL_EXAM)
     ap.add_argument("--usps-per-epoch", type=int, default=3000,
-                    help="USPS training digits drawn afresh each epoch")
+                    help="USPS training digits drawn afresh each epoch; 0: no USPS in training at all (nor among "
+                         "the digits the crossed-out none strike over)")
+    # The switches below take the recipe apart (README: "Which part costs the sheets"); the defaults are today's.
+    ap.add_argument("--augment", choices=["full", "classic"], default="full",
+                    help="classic: the shipped network's augmentation, without elastic, pen skips, pencil and "
+                         "neighbour's stroke")
+    ap.add_argument("--none-pool", choices=["trained", "mnist-fonts"], default="trained",
+                    help="digits the crossed-out none strike over: those of every population trained on, or MNIST's "
+                         "and the fonts' only (the shipped network's)")
+    ap.add_argument("--temperature-on", choices=["held-out-writers", "mnist-validation"], default="held-out-writers",
+                    help="fit the temperature on held-out writers of the populations trained on, or on the augmented "
+                         "MNIST validation split and none (the shipped network's); both are recorded")
     ap.add_argument("--record", help="JSON file (Tools/digits/runs.json) to add this run's data, seed and scores to")
     ap.add_argument("--cache", default=os.path.join("/tmp", "statsheet-digits-cache"),
                     help="folder for the pen-drawn 16x16 and 8x8 digits (keyed by seed; slow to draw)")
@@ -835,6 +853,10 @@ def main():
     torch.manual_seed(args.seed)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(args.seed)
+    full_augment = args.augment == "full"
+
+    def aug(x, g):
+        return augment(x, g, torch, F, full_augment)
 
     # ---- data ----
     leave = args.leave_out
@@ -857,6 +879,8 @@ def main():
     n_none_epoch = 1600
     n_mnist_epoch = 8000 if leave != "mnist" else 0   # MNIST digits per epoch, drawn afresh from the training part
     n_usps_epoch = args.usps_per_epoch if leave != "usps" else 0
+    recipe = {"usps_per_epoch": n_usps_epoch, "augment": args.augment, "none_pool": args.none_pool,
+              "temperature_on": args.temperature_on}
 
     def drawn(name, fn, images, seed_offset, banks):
         return drawn_banks(args.cache, args.seed, name, fn, images, seed_offset, banks)
@@ -876,22 +900,23 @@ def main():
     # digits that "none: crossed-out" strikes over: those of the populations trained on
     pool_parts = [trx] if leave != "mnist" else []
     pool_parts += [fx] if leave != "fonts" else []
-    pool_parts += [usps_banks[0]] if leave != "usps" else []
-    pool_parts += [optdigits_banks[0]] if leave != "optdigits" else []
+    if args.none_pool == "trained":
+        pool_parts += [usps_banks[0]] if n_usps_epoch else []
+        pool_parts += [optdigits_banks[0]] if leave != "optdigits" else []
     pool_train = np.concatenate(pool_parts)
 
     # fixed validation: clean digits, one augmented copy, generated "none"
     g_val = torch.Generator().manual_seed(args.seed + 1)
     rng_val = np.random.default_rng(args.seed + 1)
     v_none, _ = make_none(rng_val, 500, vx)
-    v_none = augment(torch.from_numpy(v_none).unsqueeze(1), g_val, torch, F).squeeze(1).numpy()
-    v_aug = augment(torch.from_numpy(vx).unsqueeze(1), g_val, torch, F).squeeze(1).numpy()
+    v_none = aug(torch.from_numpy(v_none).unsqueeze(1), g_val).squeeze(1).numpy()
+    v_aug = aug(torch.from_numpy(vx).unsqueeze(1), g_val).squeeze(1).numpy()
     # separate synthetic test set ("none" from held-out digits, other seed)
     rng_test = np.random.default_rng(args.seed + 2)
     g_test = torch.Generator().manual_seed(args.seed + 2)
     t_none, t_kinds = make_none(rng_test, 1000, hx)
-    t_none = augment(torch.from_numpy(t_none).unsqueeze(1), g_test, torch, F).squeeze(1).numpy()
-    h_aug = augment(torch.from_numpy(hx).unsqueeze(1), g_test, torch, F).squeeze(1).numpy()
+    t_none = aug(torch.from_numpy(t_none).unsqueeze(1), g_test).squeeze(1).numpy()
+    h_aug = aug(torch.from_numpy(hx).unsqueeze(1), g_test).squeeze(1).numpy()
 
     # ---- model ----
     model = build_model(torch, nn)
@@ -929,7 +954,7 @@ def main():
         model.train()
         tot, correct, seen = 0.0, 0, 0
         for i in range(0, len(ey), bs):
-            xb = augment(ex[i:i + bs], g_train, torch, F)
+            xb = aug(ex[i:i + bs], g_train)
             yb = ey[i:i + bs]
             out = model(xb)
             loss = loss_fn(out, yb)
@@ -993,14 +1018,16 @@ def main():
         if len(ys_) > 2000:
             keep = rng_cal.choice(len(ys_), 2000, replace=False)
             xs_, ys_ = xs_[keep], ys_[keep]
-        cal_x += [xs_, augment(torch.from_numpy(np.ascontiguousarray(xs_, dtype=np.float32)).unsqueeze(1),
-                               g_cal, torch, F).squeeze(1).numpy()]
+        cal_x += [xs_, aug(torch.from_numpy(np.ascontiguousarray(xs_, dtype=np.float32)).unsqueeze(1),
+                           g_cal).squeeze(1).numpy()]
         cal_y += [ys_, ys_]
     z_cal = np.concatenate([logits_of(np.concatenate(cal_x).astype(np.float32)), z_vn])
     y_cal = np.concatenate(cal_y + [np.full(len(z_vn), NONE)])
-    T = fit_temperature(z_cal, y_cal)
-    print(f"temperature {T:.4f} on {len(y_cal)} held-out writers' digits and none (NLL {nll(z_cal, y_cal, 1.0):.4f} "
-          f"-> {nll(z_cal, y_cal, T):.4f}); in-population validation would give {T_val:.4f}")
+    T_writers = fit_temperature(z_cal, y_cal)
+    T = T_writers if args.temperature_on == "held-out-writers" else T_val
+    print(f"temperature {T_writers:.4f} on {len(y_cal)} held-out writers' digits and none (NLL "
+          f"{nll(z_cal, y_cal, 1.0):.4f} -> {nll(z_cal, y_cal, T_writers):.4f}); in-population validation "
+          f"{T_val:.4f}; used: {T:.4f} ({args.temperature_on})")
 
     # ---- export ----
     os.makedirs(args.out, exist_ok=True)
@@ -1047,9 +1074,11 @@ def main():
     scores["heldout_writers_confusion_rows_true_cols_pred"] = confusion.tolist()
     scores["calibration"] = {
         "temperature": T,
-        "fitted_on": "held-out writers of the populations trained on (%s), clean and one augmented draw, "
-                     "+ 500 augmented none; %d images" % (", ".join(p for p in POPULATIONS if p != leave), len(y_cal)),
-        "nll_before_after": [round(nll(z_cal, y_cal, 1.0), 4), round(nll(z_cal, y_cal, T), 4)],
+        "fitted_on": args.temperature_on,
+        "temperature_held_out_writers": T_writers,
+        "held_out_writers": "held-out writers of the populations trained on (%s), clean and one augmented draw, "
+                            "+ 500 augmented none; %d images" % (", ".join(p for p in POPULATIONS if p != leave), len(y_cal)),
+        "nll_before_after": [round(nll(z_cal, y_cal, 1.0), 4), round(nll(z_cal, y_cal, T_writers), 4)],
         "temperature_in_population_validation": T_val,
     }
     for pop in POPULATIONS:
@@ -1138,6 +1167,7 @@ def main():
             "matches": "Sources/DigitNet/DigitNormalizer.swift (DigitNormalizer.normalize)",
         },
         "seed": args.seed,
+        "recipe": recipe,
         "epochs": args.epochs,
         "optimizer": "AdamW lr 3e-3 one-cycle (pct_start 0.25), weight decay 5e-4, batch 128, "
                      "label smoothing 0.05, dropout 0.3",
