@@ -256,8 +256,35 @@ public struct NameReadingModel: Sendable {
 
 /// Which name a handwritten name is: the known names likeliest first (at most three), and a name the club has
 /// not used. The probabilities sum to 1 over every known name and the new one.
-public struct NamePosterior: Sendable, Equatable {
-    public struct Candidate: Sendable, Equatable {
+/// What a name (or a player) read against the known ones comes to: the known ones, likeliest first, and the
+/// probability that it is none of them (`unknown`).
+public protocol KnownOrNewPosterior {
+    associatedtype Candidate: NamedCandidate
+    var known: [Candidate] { get }
+    var unknown: Double { get }
+}
+
+public protocol NamedCandidate {
+    var name: String { get }
+    var probability: Double { get }
+}
+
+extension KnownOrNewPosterior {
+    /// The known one to show, when it is likelier than a new one.
+    public var winner: Candidate? {
+        guard let best = known.first, best.probability > unknown else { return nil }
+        return best
+    }
+
+    /// The next likeliest after the winner: a known one, or a new one (nil), with its probability.
+    public var runnerUp: (name: String?, probability: Double) {
+        let second = known.dropFirst().first
+        return (second?.probability ?? 0) > unknown ? (second!.name, second!.probability) : (nil, unknown)
+    }
+}
+
+public struct NamePosterior: Sendable, Equatable, KnownOrNewPosterior {
+    public struct Candidate: Sendable, Equatable, NamedCandidate {
         public var name: String
         public var probability: Double
     }
@@ -268,17 +295,7 @@ public struct NamePosterior: Sendable, Equatable {
     /// How many names of the kind were weighed.
     public var knownCount: Int
 
-    /// The known name to show, when it is likelier than a new name.
-    public var winner: Candidate? {
-        guard let best = known.first, best.probability > newName else { return nil }
-        return best
-    }
-
-    /// The next likeliest after the winner: a known name, or a new one (nil), with its probability.
-    public var runnerUp: (name: String?, probability: Double) {
-        let second = known.dropFirst().first
-        return (second?.probability ?? 0) > newName ? (second!.name, second!.probability) : (nil, newName)
-    }
+    public var unknown: Double { newName }
 
     /// The confidence (0–100) a name must reach to pass unflagged, for a review line `line` and a sheet of
     /// `numbers` numbers. A wrong number costs one wrong number; a wrong athlete, opponent or team files every
@@ -293,8 +310,8 @@ public struct NamePosterior: Sendable, Equatable {
 
 
 /// Which known player a box score's row is (its name and number weighed together), or a player not known.
-public struct PlayerPosterior: Sendable, Equatable {
-    public struct Candidate: Sendable, Equatable {
+public struct PlayerPosterior: Sendable, Equatable, KnownOrNewPosterior {
+    public struct Candidate: Sendable, Equatable, NamedCandidate {
         public var name: String
         public var number: String?
         public var probability: Double
@@ -304,15 +321,5 @@ public struct PlayerPosterior: Sendable, Equatable {
     public var newPlayer: Double
     public var knownCount: Int
 
-    /// The known player to show, when likelier than a new one.
-    public var winner: Candidate? {
-        guard let best = known.first, best.probability > newPlayer else { return nil }
-        return best
-    }
-
-    /// The next likeliest after the winner: a known player, or a new one (nil), with its probability.
-    public var runnerUp: (name: String?, probability: Double) {
-        let second = known.dropFirst().first
-        return (second?.probability ?? 0) > newPlayer ? (second!.name, second!.probability) : (nil, newPlayer)
-    }
+    public var unknown: Double { newPlayer }
 }
