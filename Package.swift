@@ -2,7 +2,7 @@
 import PackageDescription
 
 // Dependencies point one way: statsheet (CLI) → SheetPipeline → SheetModel, OCRKit → CTesseract;
-// SheetPipeline → DigitNet → COpenBLAS (the handwritten-digit network);
+// SheetPipeline → DigitNet (the handwritten-digit network; OpenBLAS opened at run time, `OpenBLAS.swift`);
 // statsheet → SheetStore → SheetModel, GRDB, swift-crypto (the store never sees images or OCR);
 // statsheet → SheetReport → SheetStore (the HTML report: numbers in, one self-contained page out);
 // OCRKit → CDecoders (libjpeg, and the decoders' message handlers).
@@ -30,15 +30,9 @@ let package = Package(
             pkgConfig: "tesseract",
             providers: [.apt(["libtesseract-dev", "libleptonica-dev", "libpng-dev", "libjpeg-dev", "libtiff-dev"])]
         ),
-        // CBLAS from OpenBLAS, for the digit network's matrix products.
-        .systemLibrary(
-            name: "COpenBLAS",
-            pkgConfig: "openblas",
-            providers: [.apt(["libopenblas-dev"])]
-        ),
         // The handwritten-digit network: weights in, probabilities out; no images, no sheets.
         // Weights and metadata are resources; the test vectors beside them are read by the tests only.
-        .target(name: "DigitNet", dependencies: ["COpenBLAS"], exclude: ["Model/testvectors.json"],
+        .target(name: "DigitNet", exclude: ["Model/testvectors.json"],
                 resources: [.copy("Model/digits-cnn.bin"), .copy("Model/digits-cnn.json")]),
         // Benchmarks (not tests: times are measured, never asserted): the digit network (through the reader's pen
         // widths, hence SheetPipeline), the suggestion search, the weighing against the sums, the review screen.

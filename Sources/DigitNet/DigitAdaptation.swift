@@ -1,4 +1,3 @@
-import COpenBLAS
 import Foundation
 
 /// What a store's labelled digits teach the reader about its writers: the network's probabilities for a
@@ -56,11 +55,13 @@ public struct DigitAdaptation: Sendable {
         guard count > 0, embedding.count == width else { return (votes, 0, 0) }
         let norm = sqrt(embedding.reduce(0) { $0 + $1 * $1 })
         guard norm > 0 else { return (votes, 0, 0) }
+        // Embeddings come from a network, and none can be made without OpenBLAS: this never returns early in practice.
+        guard let blas = try? OpenBLAS.functions() else { return (votes, 0, 0) }
         var similarity = [Float](repeating: 0, count: count)
         matrix.withUnsafeBufferPointer { m in
             embedding.withUnsafeBufferPointer { x in
                 similarity.withUnsafeMutableBufferPointer { y in
-                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(count), Int32(width), 1 / norm, m.baseAddress, Int32(width),
+                    blas.sgemv(OpenBLAS.rowMajor, OpenBLAS.noTranspose, Int32(count), Int32(width), 1 / norm, m.baseAddress, Int32(width),
                                 x.baseAddress, 1, 0, y.baseAddress, 1)
                 }
             }

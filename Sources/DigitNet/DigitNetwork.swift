@@ -1,4 +1,3 @@
-import COpenBLAS
 import Foundation
 
 /// A small convolutional network that reads one handwritten digit: 28×28 gray in (ink 1, paper 0,
@@ -30,6 +29,8 @@ public final class DigitNetwork: Sendable {
 
     let convs: [Conv]
     let fc1: Dense, fc2: Dense
+    /// The matrix products every pass is made of.
+    let blas: OpenBLAS.Functions
     /// Logits are divided by this before the softmax (fitted on validation data: probabilities that
     /// mean what they say).
     public let temperature: Float
@@ -95,9 +96,7 @@ public final class DigitNetwork: Sendable {
         self.convs = convs
         self.temperature = temperature
         identity = Self.identity(of: data, temperature: temperature)
-        // Each call is one small product: OpenBLAS's own threads would only add overhead, and
-        // statsheet runs one network per worker.
-        openblas_set_num_threads(1)
+        blas = try OpenBLAS.functions()
     }
 
     /// FNV-1a (64 bits) over the weights' bytes and the temperature's: a name, not a safeguard, so a plain
@@ -155,6 +154,9 @@ public final class DigitNetwork: Sendable {
     /// The eleven class probabilities for one 28×28 input (row-major, ink 1, paper 0).
     public func probabilities(_ input: [Float]) -> [Float] { evaluate(input).probabilities }
 
+    /// The kernel set OpenBLAS runs the products with ("SkylakeX", "Haswell", …; `OpenBLAS`).
+    public var blasKernel: String { blas.kernel }
+
     /// How many numbers `evaluate` gives as a digit's embedding: the hidden layer's width.
     public var embeddingWidth: Int { fc1.outputs }
 
@@ -166,15 +168,15 @@ public final class DigitNetwork: Sendable {
         passCount.increment()
         var x = input, size = Self.side
         for (i, conv) in convs.enumerated() {
-            x = Self.convolve(x, size: size, conv)
+            x = Self.convolve(x, size: size, conv, blas)
             if i == 1 || i == 3 {
                 x = Self.maxPool(x, channels: conv.outChannels, size: size)
                 size /= 2
             }
         }
-        var hidden = Self.dense(x, fc1)
+        var hidden = Self.dense(x, fc1, blas)
         for i in hidden.indices { hidden[i] = max(0, hidden[i]) }
-        let logits = Self.dense(hidden, fc2)
+        let logits = Self.dense(hidden, fc2, blas)
         let scaled = logits.map { $0 / temperature }
         let top = scaled.max()!
         let exps = scaled.map { expf($0 - top) }
@@ -183,7 +185,7 @@ public final class DigitNetwork: Sendable {
     }
 
     /// 3×3 convolution, padding 1, then bias and ReLU, as one matrix product over an im2col matrix.
-    static func convolve(_ input: [Float], size: Int, _ conv: Conv) -> [Float] {
+    static func convolve(_ input: [Float], size: Int, _ conv: Conv, _ blas: OpenBLAS.Functions) -> [Float] {
         let pixels = size * size, k = conv.inChannels * 9
         // Row r = (channel, dy, dx) holds, for every output pixel, the input pixel it sees there: each
         // image row shifted by dx, copied as one run (the padding stays zero).
@@ -208,7 +210,7 @@ public final class DigitNetwork: Sendable {
         conv.weights.withUnsafeBufferPointer { w in
             columns.withUnsafeBufferPointer { col in
                 output.withUnsafeMutableBufferPointer { out in
-                    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, Int32(conv.outChannels), Int32(pixels), Int32(k),
+                    blas.sgemm(OpenBLAS.rowMajor, OpenBLAS.noTranspose, OpenBLAS.noTranspose, Int32(conv.outChannels), Int32(pixels), Int32(k),
                                 1, w.baseAddress, Int32(k), col.baseAddress, Int32(pixels), 0, out.baseAddress, Int32(pixels))
                 }
             }
@@ -236,12 +238,12 @@ public final class DigitNetwork: Sendable {
         return output
     }
 
-    static func dense(_ input: [Float], _ layer: Dense) -> [Float] {
+    static func dense(_ input: [Float], _ layer: Dense, _ blas: OpenBLAS.Functions) -> [Float] {
         var output = layer.bias
         layer.weights.withUnsafeBufferPointer { w in
             input.withUnsafeBufferPointer { x in
                 output.withUnsafeMutableBufferPointer { y in
-                    cblas_sgemv(CblasRowMajor, CblasNoTrans, Int32(layer.outputs), Int32(layer.inputs), 1,
+                    blas.sgemv(OpenBLAS.rowMajor, OpenBLAS.noTranspose, Int32(layer.outputs), Int32(layer.inputs), 1,
                                 w.baseAddress, Int32(layer.inputs), x.baseAddress, 1, 1, y.baseAddress, 1)
                 }
             }
@@ -265,6 +267,7 @@ public enum DigitNetworkError: Error, Equatable, Sendable, CustomStringConvertib
     case badTemperature(Float)
     case unreadable(String)
     case layersUnlike(String)
+    case noBLAS(String)
 
     public var description: String {
         switch self {
@@ -272,6 +275,7 @@ public enum DigitNetworkError: Error, Equatable, Sendable, CustomStringConvertib
         case .badTemperature(let t): "digit network temperature \(t) must be a positive number"
         case .unreadable(let path): "cannot read digit network file \(path)"
         case .layersUnlike(let path): "\(path) records layers this digit network does not have (conv1–conv4, fc1, fc2, in that order)"
+        case .noBLAS(let why): "the digit network needs OpenBLAS: \(why)"
         }
     }
 }

@@ -53,8 +53,8 @@ func benchDigits(_ weights: String?) throws {
     // one handwritten digit costs.
     let widths = HandwrittenDigitReader(network: network).strokeShares.count
     let t = readingTime(network, digitInputs(widths))
-    print(String(format: "digit network: median %.3f ms per digit, read at %d pen widths (%.3f ms per pass; rounds %.3f–%.3f; checksum %.3f)",
-                 t.median, widths, t.median / Double(widths), t.low, t.high, t.checksum))
+    print(String(format: "digit network: median %.3f ms per digit, read at %d pen widths (%.3f ms per pass; rounds %.3f–%.3f; checksum %.3f; ",
+                 t.median, widths, t.median / Double(widths), t.low, t.high, t.checksum) + "OpenBLAS kernels \(network.blasKernel))")
     // With a store's examples (`DigitAdaptation`, full to its capacity): the passes, then the neighbours' vote.
     let inputs = digitInputs(widths)
     let pool = digitInputs(50).map { network.evaluate($0).embedding }

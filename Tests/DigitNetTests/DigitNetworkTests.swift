@@ -115,6 +115,26 @@ import Testing
     }
 }
 
+/// OpenBLAS is opened at run time with its kernels chosen from the CPU's features, since the OpenBLAS Debian 12
+/// ships picks by model number and falls back to SSE3 on CPUs newer than it.
+@Suite struct OpenBLASKernelTests {
+    @Test func kernelsFollowTheCPUsFeatures() {
+        let avx512: Set<Substring> = ["fpu", "sse2", "avx", "avx2", "fma", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"]
+        #expect(OpenBLAS.kernelFor(flags: avx512) == "SkylakeX")
+        // AVX-512 foundation alone (Knights Landing) lacks the subsets the SkylakeX kernels use.
+        #expect(OpenBLAS.kernelFor(flags: ["avx2", "fma", "avx512f", "avx512cd"]) == "Haswell")
+        #expect(OpenBLAS.kernelFor(flags: ["sse2", "avx", "avx2"]) == nil, "AVX2 without FMA")
+        #expect(OpenBLAS.kernelFor(flags: []) == nil)
+    }
+
+    @Test func theNetworkRunsOnTheKernelsThisCPUCalledFor() throws {
+        let network = try DigitNetwork.bundled()
+        let wanted = ProcessInfo.processInfo.environment["OPENBLAS_CORETYPE"] ?? OpenBLAS.kernelFor(flags: OpenBLAS.cpuFlags())
+        guard let wanted else { return }
+        #expect(network.blasKernel.lowercased() == wanted.lowercased(), "OpenBLAS chose \(network.blasKernel), the CPU called for \(wanted)")
+    }
+}
+
 /// The widths come from the layer shapes `train.py` records in `digits-cnn.json`, and only a record
 /// of exactly this network's twelve tensors gives any.
 @Suite struct DigitNetworkMetadataTests {

@@ -58,9 +58,8 @@ public final class PrintedFieldReader: FieldRecognizer {
     /// candidates: what a name is weighed from against the known names (`NameReadingModel`).
     public func readWithCharacters(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws
         -> (readings: [FieldReading], characters: [Int: [ReadCharacter]]) {
-        var readings = [FieldReading?](repeating: nil, count: fields.count)
+        var readings = try settled(readNumbersByLine(fields))
         var characters: [Int: [ReadCharacter]] = [:]
-        var pending: [PendingDigits] = []
         for (index, (field, cell)) in fields.enumerated() {
             switch field.kind {
             case .checkbox: readings[index] = try readCheckbox(field, cell)
@@ -68,27 +67,59 @@ public final class PrintedFieldReader: FieldRecognizer {
                 let (reading, read) = try readText(field, cell)
                 readings[index] = reading
                 if !read.isEmpty { characters[index] = read }
-            case .count, .digits, .date:
-                let cleaned = try cleaner.clean(field, in: cell)
-                try writeDebug(field, cell, cleaned)
-                let inked = cleaned.inkPerBox.map { $0 >= boxInkThreshold }
-                if inked.contains(true) {
-                    let image = try cleaned.ink.grayScaled(by: digitScale / cell.scale)
-                    pending.append(PendingDigits(index: index, field: field, cell: cell, cleaned: cleaned, inked: inked, image: image))
-                } else {
-                    // Confident in emptiness only when the boxes are really clean, not merely under the threshold.
-                    let faint = cleaned.inkPerBox.max() ?? 0
-                    let clean = faint < boxInkThreshold / 3
-                    readings[index] = FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60,
-                                                   doubts: clean ? [] : [.faintMarksInEmptyField])
-                }
+            case .count, .digits, .date: break
             }
         }
-        let lines = try readStacked(pending)
-        for (item, line) in zip(pending, lines) {
-            readings[item.index] = try interpret(item, lineRead: line)
-        }
         return (readings.map { $0! }, characters)
+    }
+
+    /// A sheet's digit fields read from their lines, stacked into one Tesseract call. A field whose line
+    /// reading does not fit its boxes, or fits with doubt, waits for a second opinion box by box (a call per
+    /// box, the costly part), which `settled` gives: a sheet that proves handwritten never needs it.
+    struct NumbersByLine {
+        /// One per field given; nil for a field not written in digits, or one waiting for its second opinion.
+        var readings: [FieldReading?]
+        /// The fields waiting, with their line readings.
+        var waiting: [(item: PendingDigits, line: DigitRead)]
+    }
+
+    /// The digit fields among `fields` read from their lines (`NumbersByLine`).
+    func readNumbersByLine(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> NumbersByLine {
+        var readings = [FieldReading?](repeating: nil, count: fields.count)
+        var pending: [PendingDigits] = []
+        for (index, (field, cell)) in fields.enumerated() where field.kind.isWrittenInDigits {
+            let cleaned = try cleaner.clean(field, in: cell)
+            try writeDebug(field, cell, cleaned)
+            let inked = cleaned.inkPerBox.map { $0 >= boxInkThreshold }
+            if inked.contains(true) {
+                let image = try cleaned.ink.grayScaled(by: digitScale / cell.scale)
+                pending.append(PendingDigits(index: index, field: field, cell: cell, cleaned: cleaned, inked: inked, image: image))
+            } else {
+                // Confident in emptiness only when the boxes are really clean, not merely under the threshold.
+                let faint = cleaned.inkPerBox.max() ?? 0
+                let clean = faint < boxInkThreshold / 3
+                readings[index] = FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60,
+                                               doubts: clean ? [] : [.faintMarksInEmptyField])
+            }
+        }
+        var waiting: [(item: PendingDigits, line: DigitRead)] = []
+        for (item, line) in zip(pending, try readStacked(pending)) {
+            if wantsSecondOpinion(item, line) {
+                waiting.append((item, line))
+            } else {
+                readings[item.index] = try interpret(item, read: line)
+            }
+        }
+        return NumbersByLine(readings: readings, waiting: waiting)
+    }
+
+    /// Every digit field's reading, the waiting ones given their second opinions.
+    func settled(_ numbers: NumbersByLine) throws -> [FieldReading?] {
+        var readings = numbers.readings
+        for (item, line) in numbers.waiting {
+            readings[item.index] = try interpret(item, read: secondOpinion(item, lineRead: line))
+        }
+        return readings
     }
 
     // MARK: - Checkboxes and text
@@ -240,26 +271,34 @@ public final class PrintedFieldReader: FieldRecognizer {
         return min(symbol.confidence, 45 + margin)
     }
 
-    /// Turns the line reading (and, when it is doubtful, a box-by-box second opinion) into a value.
-    private func interpret(_ item: PendingDigits, lineRead: DigitRead) throws -> FieldReading {
-        let field = item.field
+    /// Tesseract sometimes drops a lone digit or reads a "1" twice: when the line does not fit the boxes, or
+    /// fits with doubt, each marked box is read on its own as a second opinion.
+    private func wantsSecondOpinion(_ item: PendingDigits, _ line: DigitRead) -> Bool {
+        item.field.boxes.count > 1 && (!line.fitsBoxes || line.confidence < secondOpinionBelow)
+    }
+
+    /// The line reading weighed against the boxes read one by one.
+    private func secondOpinion(_ item: PendingDigits, lineRead: DigitRead) throws -> DigitRead {
         var read = lineRead
-        // Tesseract sometimes drops a lone digit or reads a "1" twice. When the line does not fit the
-        // boxes, or fits with doubt, each marked box is read on its own as a second opinion.
-        if field.boxes.count > 1 && (!read.fitsBoxes || read.confidence < secondOpinionBelow) {
-            let perBox = try readBoxes(item)
-            if perBox.fitsBoxes {
-                if read.fitsBoxes && read.text == perBox.text {
-                    read.confidence = max(read.confidence, perBox.confidence)
-                } else if read.fitsBoxes {
-                    read = perBox
-                    read.confidence = min(read.confidence, 100 * ReadingDoubt.lineAndBoxesDisagree.readAtMost!)
-                    read.doubts.append(.lineAndBoxesDisagree)
-                } else {
-                    read = perBox
-                }
+        let perBox = try readBoxes(item)
+        if perBox.fitsBoxes {
+            if read.fitsBoxes && read.text == perBox.text {
+                read.confidence = max(read.confidence, perBox.confidence)
+            } else if read.fitsBoxes {
+                read = perBox
+                read.confidence = min(read.confidence, 100 * ReadingDoubt.lineAndBoxesDisagree.readAtMost!)
+                read.doubts.append(.lineAndBoxesDisagree)
+            } else {
+                read = perBox
             }
         }
+        return read
+    }
+
+    /// Turns the digits read (from the line, or after a second opinion) into a value.
+    private func interpret(_ item: PendingDigits, read: DigitRead) throws -> FieldReading {
+        let field = item.field
+        var read = read
         let marked = item.inked.filter { $0 }.count
         if !read.fitsBoxes {
             let doubt = ReadingDoubt.digitsInMarkedBoxes(digits: read.text.count, boxes: marked)

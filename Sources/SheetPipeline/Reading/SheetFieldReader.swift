@@ -50,10 +50,22 @@ public final class SheetFieldReader: FieldRecognizer {
         let others = fields.indices.filter { !fields[$0].field.kind.isWrittenInDigits }
         let numericFields = numeric.map { fields[$0] }
         // The numbers first: how Tesseract fares on them decides which reader the text and boxes get, so
-        // those are read once, by the reader the sheet needs.
+        // those are read once, by the reader the sheet needs. Tesseract's readings of handwritten numbers are
+        // only that evidence: not read when the sheet is said to be handwritten, and their second opinions
+        // not sought once the lines alone prove it.
         var readings = [FieldReading](repeating: FieldReading(value: .empty, text: "", confidence: 0), count: fields.count)
-        for (i, reading) in zip(numeric, try printed.read(numericFields)) { readings[i] = reading }
-        var decided = writing == .auto ? Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) : writing
+        var decided = writing
+        if writing != .hand {
+            let byLine = try printed.readNumbersByLine(numericFields)
+            if writing == .auto {
+                decided = Self.judge(byLine.readings.compactMap { $0 }, unsettled: byLine.waiting.count,
+                                     share: printedShare, confidence: printedConfidence) ?? .auto
+            }
+            if decided != .hand {
+                for (i, reading) in zip(numeric, try printed.settled(byLine)) { readings[i] = reading! }
+                if decided == .auto { decided = Self.judge(numeric.map { readings[$0] }, share: printedShare, confidence: printedConfidence) }
+            }
+        }
         var handResults = try handwritten.readResults(numericFields, quick: decided != .hand)
         var hand = handResults.map(\.reading)
         // Faint pencil can be invisible to the printed reader's threshold, so a sheet it saw as nearly
@@ -179,9 +191,23 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.
     static func judge(_ readings: [FieldReading], share: Double, confidence: Double) -> Writing {
+        judge(readings, unsettled: 0, share: share, confidence: confidence)!
+    }
+
+    /// The same judgement with `unsettled` more numbers still to be read: the writing when every way they can
+    /// come out (empty, written and sure, written and unsure) gives it, nil when they decide it.
+    static func judge(_ readings: [FieldReading], unsettled: Int, share: Double, confidence: Double) -> Writing? {
         let written = readings.filter { !($0.value == .empty && $0.text.isEmpty && $0.confidence >= 90) }
-        guard !written.isEmpty else { return .print }
-        let sure = written.filter { $0.confidence >= confidence }.count
-        return Double(sure) >= share * Double(written.count) ? .print : .hand
+        let sure = Double(written.filter { $0.confidence >= confidence }.count), count = Double(written.count)
+        let more = Double(unsettled)
+        // Print if no number is written, or if the sure ones reach the share; both are likeliest for print with
+        // every unsettled number written and sure, and for hand with every one written and unsure.
+        let canBePrint = written.isEmpty || sure + more >= share * (count + more)
+        let canBeHand = count + more > 0 && sure < share * (count + more)
+        switch (canBePrint, canBeHand) {
+        case (true, false): return .print
+        case (false, true): return .hand
+        default: return nil
+        }
     }
 }
