@@ -54,48 +54,10 @@ public struct FieldCell: Sendable {
 
     private init(_ rect: Rect, from image: GrayBuffer, through mapping: PageMapping, scale: Double, margin: Double,
                  beside: Beside? = nil) {
-        let origin = Point(x: rect.x - margin, y: rect.y - margin)
-        let cut = image.resample(rect, margin: margin, scale: scale, through: mapping)
-        self.image = mapping.crease.map { Self.evenlyLit(cut, across: $0, origin: origin, scale: scale) } ?? cut
+        self.image = image.resample(rect, margin: margin, scale: scale, through: mapping)
         self.scale = scale
-        self.origin = origin
+        self.origin = Point(x: rect.x - margin, y: rect.y - margin)
         self.beside = beside
-    }
-
-    /// The cell with the paper beyond `crease` brought to the brightness of the paper before it. The two
-    /// halves of a folded page face the light at different angles, so one is evenly darker (by up to a
-    /// fifth); a cell the crease crosses would otherwise hold a step of gray that a threshold from the
-    /// whole cell's paper takes for ink. Shading is a factor on the light, so one factor per side undoes it.
-    static func evenlyLit(_ cell: GrayBuffer, across crease: PageCrease, origin: Point, scale: Double) -> GrayBuffer {
-        let w = cell.width, h = cell.height
-        var beyond = [Bool](repeating: false, count: w * h)
-        var histograms = [[Int]](repeating: [Int](repeating: 0, count: 256), count: 2)
-        for j in 0..<h {
-            for i in 0..<w {
-                let p = Point(x: origin.x + (Double(i) + 0.5) / scale, y: origin.y + (Double(j) + 0.5) / scale)
-                let side = crease.hinge(p) > 0
-                beyond[j * w + i] = side
-                histograms[side ? 1 : 0][Int(cell.pixels[j * w + i])] += 1
-            }
-        }
-        // Each side's paper: its 90th percentile, as the cleaners take a cell's.
-        func paper(_ histogram: [Int]) -> Double? {
-            let n = histogram.reduce(0, +)
-            guard n >= w * h / 10 else { return nil }
-            var seen = 0
-            for (value, count) in histogram.enumerated() {
-                seen += count
-                if seen > n * 9 / 10 { return Double(max(1, value)) }
-            }
-            return 255
-        }
-        guard let near = paper(histograms[0]), let far = paper(histograms[1]) else { return cell }
-        var pixels = cell.pixels
-        for k in pixels.indices {
-            let gain = beyond[k] ? max(near, far) / far : max(near, far) / near
-            pixels[k] = UInt8(min(255, (Double(pixels[k]) * gain).rounded()))
-        }
-        return GrayBuffer(width: w, height: h, pixels: pixels)
     }
 
     /// 2.5 pixels per point (180 dpi): printed digits arrive about 50 pixels tall, which Tesseract's
