@@ -166,7 +166,7 @@ public struct SheetAligner: Sendable {
         let foundShare = Double(first.map(\.samples.count).reduce(0, +)) / Double(max(1, first.map(\.expected).reduce(0, +)))
         var mapping = flat.mapping
         var lines = first
-        var fold: (mapping: PageMapping, lines: [PrintedLineFinder.FieldLines])?
+        var bent: (wide: [PageWarp.Sample], anchors: [PageWarp.Sample], area: Rect, close: PrintedLineFinder)?
         let p90 = offsets.isEmpty ? .infinity : offsets[offsets.count * 9 / 10]
         if p90 > flatTolerance || foundShare < 0.9 {
             let wide = PrintedLineFinder(search: 14, scale: 1).find(in: image, template: template, mapping: flat.mapping)
@@ -184,12 +184,15 @@ public struct SheetAligner: Sendable {
                     mapping = PageMapping(homography: flat.homography, warp: fine)
                 }
             }
-            fold = folded(image, template: template, homography: flat.homography, wide: wide.flatMap(\.samples) + anchors,
-                          anchors: anchors, area: area, close: close)
+            bent = (wide.flatMap(\.samples) + anchors, anchors, area, close)
         }
         var misplaced = lines.filter { isMisplaced($0, mapping: mapping) }.map(\.field)
         var quality = mapping.isFlat ? flat.report.quality : boxLineQuality(image, template: template, mapping: mapping)
-        if let fold {
+        // A fold is looked for only where it could be kept: a smooth fit that finds all but a `creaseGain`
+        // of the lines leaves a crease nothing to earn (and a flat page never gets here).
+        if let bent, quality + creaseGain <= 1,
+           let fold = folded(image, template: template, homography: flat.homography, wide: bent.wide, anchors: bent.anchors,
+                             area: bent.area, close: bent.close) {
             let foldMisplaced = fold.lines.filter { isMisplaced($0, mapping: fold.mapping) }.map(\.field)
             let foldQuality = boxLineQuality(image, template: template, mapping: fold.mapping)
             if foldQuality >= quality + creaseGain && foldMisplaced.count <= misplaced.count {
