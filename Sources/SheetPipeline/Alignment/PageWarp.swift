@@ -1,21 +1,38 @@
 import SheetModel
 
 /// Template points → image pixels for a page that may not lie flat: the markers' homography, after a
-/// smooth correction of the template point (`PageWarp`) fitted to where the printed box lines were found.
+/// smooth correction of the template point (`PageWarp`), and a fold's kink (`PageCrease`) where the page has one,
+/// fitted to where the printed box lines were found.
 public struct PageMapping: Sendable {
     public let homography: Homography
     /// Nil when the page is flat enough that the homography alone places every box line.
     public let warp: PageWarp?
+    /// A fold the smooth correction cannot follow, nil for a page without one.
+    public let crease: PageCrease?
 
-    public init(homography: Homography, warp: PageWarp? = nil) {
+    public init(homography: Homography, warp: PageWarp? = nil, crease: PageCrease? = nil) {
         self.homography = homography
         self.warp = warp
+        self.crease = crease
+    }
+
+    /// Whether the homography alone maps the page.
+    public var isFlat: Bool { warp == nil && crease == nil }
+
+    /// How far the page's shape moves the template point `p` (template points).
+    public func displacement(at p: Point) -> Point {
+        var d = warp?.displacement(at: p) ?? Point(x: 0, y: 0)
+        if let crease {
+            let c = crease.displacement(at: p)
+            d = Point(x: d.x + c.x, y: d.y + c.y)
+        }
+        return d
     }
 
     /// The template point `p` corrected for the page's shape (still in template points).
     public func corrected(_ p: Point) -> Point {
-        guard let warp else { return p }
-        let d = warp.displacement(at: p)
+        guard !isFlat else { return p }
+        let d = displacement(at: p)
         return Point(x: p.x + d.x, y: p.y + d.y)
     }
 
@@ -101,22 +118,56 @@ public struct PageWarp: Sendable, Equatable {
     public static func fit(_ samples: [Sample], over area: Rect, spacing: Double, stiffness: Double,
                            outlier: Double = 2.5) -> PageWarp? {
         guard !samples.isEmpty else { return nil }
-        let columns = max(2, Int((area.width / spacing).rounded(.up)) + 1)
-        let rows = max(2, Int((area.height / spacing).rounded(.up)) + 1)
-        let shell = PageWarp(origin: Point(x: area.x, y: area.y), spacing: spacing, columns: columns, rows: rows,
-                             dx: [Double](repeating: 0, count: columns * rows), dy: [Double](repeating: 0, count: columns * rows))
+        let shell = shell(over: area, spacing: spacing)
         var weights = samples.map(\.weight)
         var fitted = shell
         for _ in 0..<3 {
             let x = solve(samples, weights: weights, axis: .x, shell: shell, stiffness: stiffness)
             let y = solve(samples, weights: weights, axis: .y, shell: shell, stiffness: stiffness)
-            fitted = PageWarp(origin: shell.origin, spacing: spacing, columns: columns, rows: rows, dx: x, dy: y)
-            weights = samples.map { s in
-                let r = abs(fitted.residual(of: s))
-                return r <= outlier ? s.weight : s.weight * outlier / r * 0.1
+            fitted = PageWarp(origin: shell.origin, spacing: spacing, columns: shell.columns, rows: shell.rows, dx: x, dy: y)
+            weights = reweighted(samples) { fitted.residual(of: $0) }
+        }
+        return fitted
+    }
+
+    /// The same with a crease along `line`: the smooth displacement and the bend beyond the line fitted
+    /// together (the bend unpenalised: a fold turns as sharply as it turns), outliers dropped the same way.
+    public static func fit(_ samples: [Sample], over area: Rect, spacing: Double, stiffness: Double, crease line: PageCrease,
+                           outlier: Double = 2.5) -> (PageWarp, PageCrease)? {
+        guard !samples.isEmpty else { return nil }
+        let shell = shell(over: area, spacing: spacing)
+        var weights = samples.map(\.weight)
+        var fitted: (PageWarp, PageCrease)?
+        for _ in 0..<3 {
+            guard let sx = PageCrease.AxisSystem(samples, weights: weights, axis: .x, over: area, spacing: spacing, stiffness: stiffness),
+                  let sy = PageCrease.AxisSystem(samples, weights: weights, axis: .y, over: area, spacing: spacing, stiffness: stiffness),
+                  let (x, bx) = sx.solve(with: line), let (y, by) = sy.solve(with: line) else { return fitted }
+            var crease = line
+            crease.bend = Point(x: bx, y: by)
+            let warp = PageWarp(origin: shell.origin, spacing: spacing, columns: shell.columns, rows: shell.rows, dx: x, dy: y)
+            fitted = (warp, crease)
+            weights = reweighted(samples) { s in
+                let d = crease.displacement(at: s.at)
+                return warp.residual(of: s) - (s.axis == .x ? d.x : d.y)
             }
         }
         return fitted
+    }
+
+    /// A grid of zero displacement over `area`, a node every `spacing` points.
+    static func shell(over area: Rect, spacing: Double) -> PageWarp {
+        let columns = max(2, Int((area.width / spacing).rounded(.up)) + 1)
+        let rows = max(2, Int((area.height / spacing).rounded(.up)) + 1)
+        return PageWarp(origin: Point(x: area.x, y: area.y), spacing: spacing, columns: columns, rows: rows,
+                        dx: [Double](repeating: 0, count: columns * rows), dy: [Double](repeating: 0, count: columns * rows))
+    }
+
+    /// Samples farther than `outlier` points from the fit keep a tenth of their weight, less the farther.
+    static func reweighted(_ samples: [Sample], outlier: Double = 2.5, residual: (Sample) -> Double) -> [Double] {
+        samples.map { s in
+            let r = abs(residual(s))
+            return r <= outlier ? s.weight : s.weight * outlier / r * 0.1
+        }
     }
 
     /// How far `sample` lies from this displacement (points).
@@ -125,10 +176,17 @@ public struct PageWarp: Sendable, Equatable {
         return sample.offset - (sample.axis == .x ? d.x : d.y)
     }
 
-    /// Normal equations of one axis: data terms, curvature penalty on second differences along rows,
-    /// columns and across, and a faint pull to zero so nodes far from any line stay put.
     private static func solve(_ samples: [Sample], weights: [Double], axis: Sample.Axis, shell: PageWarp,
                               stiffness: Double) -> [Double] {
+        let n = shell.columns * shell.rows
+        let (a, b) = normalEquations(samples, weights: weights, axis: axis, shell: shell, stiffness: stiffness)
+        return choleskySolve(a, b, n) ?? [Double](repeating: 0, count: n)
+    }
+
+    /// Normal equations of one axis: data terms, curvature penalty on second differences along rows,
+    /// columns and across, and a faint pull to zero so nodes far from any line stay put.
+    static func normalEquations(_ samples: [Sample], weights: [Double], axis: Sample.Axis, shell: PageWarp,
+                                stiffness: Double) -> ([Double], [Double]) {
         let n = shell.columns * shell.rows
         var a = [Double](repeating: 0, count: n * n), b = [Double](repeating: 0, count: n)
         for (s, w) in zip(samples, weights) where s.axis == axis && w > 0 {
@@ -153,14 +211,21 @@ public struct PageWarp: Sendable, Equatable {
                 a[k * n + k] += 1e-4
             }
         }
-        return choleskySolve(a, b, n) ?? [Double](repeating: 0, count: n)
+        return (a, b)
     }
 
     /// Solves the symmetric positive definite system `a x = b` (a few hundred unknowns at most): written
     /// here since the package links no LAPACK, and the system is small enough that a dense factorisation
     /// costs well under a millisecond.
     static func choleskySolve(_ a: [Double], _ b: [Double], _ n: Int) -> [Double]? {
-        var l = a, x = b
+        guard let l = cholesky(a, n) else { return nil }
+        return substitute(l, b, n)
+    }
+
+    /// The lower-triangular factor `l` of `a = l lᵀ` (row-major, upper part left as it was), nil when `a`
+    /// is not positive definite.
+    static func cholesky(_ a: [Double], _ n: Int) -> [Double]? {
+        var l = a
         let solved = l.withUnsafeMutableBufferPointer { l -> Bool in
             for j in 0..<n {
                 var d = l[j * n + j]
@@ -176,6 +241,15 @@ public struct PageWarp: Sendable, Equatable {
                     i += 1
                 }
             }
+            return true
+        }
+        return solved ? l : nil
+    }
+
+    /// `x` with `l lᵀ x = b`, from `cholesky`'s factor: a forward and a back substitution.
+    static func substitute(_ l: [Double], _ b: [Double], _ n: Int) -> [Double] {
+        var x = b
+        l.withUnsafeBufferPointer { l in
             x.withUnsafeMutableBufferPointer { x in
                 for i in 0..<n {
                     var s = x[i]
@@ -189,8 +263,7 @@ public struct PageWarp: Sendable, Equatable {
                     x[i] = s / l[i * n + i]
                 }
             }
-            return true
         }
-        return solved ? x : nil
+        return x
     }
 }

@@ -70,7 +70,7 @@ struct PrintedLineFinder {
             let x = (x0 + x1) / 2
             for (y, t) in place(lines.map { pixel($0, origin.y) }, in: profile, contrast: contrast) {
                 let at = Point(x: x, y: lines[y])
-                let base = mapping.warp?.displacement(at: Point(x: at.x, y: at.y + t)).y ?? 0
+                let base = mapping.displacement(at: Point(x: at.x, y: at.y + t)).y
                 samples.append(PageWarp.Sample(at: at, axis: .y, offset: t + base))
             }
         }
@@ -86,7 +86,7 @@ struct PrintedLineFinder {
             }
             for (k, t) in place(lines.map { pixel($0, origin.x) }, in: profile, contrast: contrast) {
                 let at = Point(x: lines[k], y: r.center.y)
-                let base = mapping.warp?.displacement(at: Point(x: at.x + t, y: at.y)).x ?? 0
+                let base = mapping.displacement(at: Point(x: at.x + t, y: at.y)).x
                 samples.append(PageWarp.Sample(at: at, axis: .x, offset: t + base))
             }
         }

@@ -151,7 +151,9 @@ public struct SheetAligner: Sendable {
     /// Refines the markers' fit from the printed box lines. A close look first: on a flat page every line
     /// is within a point or so of where the homography puts it, and nothing more is done. Otherwise a look
     /// far around each field (a bow moves print by up to ~15 points), a stiff fit of the page's shape, a
-    /// close look through it and a supple fit. Then every field's box is checked against the result: a
+    /// close look through it and a supple fit; and the same again with a crease where a straight line
+    /// splits what the smooth fit leaves (`folded`), kept when it finds clearly more of the box lines
+    /// (`creaseGain`). Then every field's box is checked against the result: a
     /// field whose box is not where its cell will be cut is named (`misplacedFields`), and a sheet with
     /// many such fields is refused, naming them.
     /// Only the markers seen (`markersSeen`, template order) pin the correction: a missing corner's place
@@ -164,6 +166,7 @@ public struct SheetAligner: Sendable {
         let foundShare = Double(first.map(\.samples.count).reduce(0, +)) / Double(max(1, first.map(\.expected).reduce(0, +)))
         var mapping = flat.mapping
         var lines = first
+        var bent: (wide: [PageWarp.Sample], anchors: [PageWarp.Sample], area: Rect, close: PrintedLineFinder)?
         let p90 = offsets.isEmpty ? .infinity : offsets[offsets.count * 9 / 10]
         if p90 > flatTolerance || foundShare < 0.9 {
             let wide = PrintedLineFinder(search: 14, scale: 1).find(in: image, template: template, mapping: flat.mapping)
@@ -174,16 +177,30 @@ public struct SheetAligner: Sendable {
                 [PageWarp.Sample(at: c, axis: .x, offset: 0, weight: 10), PageWarp.Sample(at: c, axis: .y, offset: 0, weight: 10)]
             }
             let area = fieldArea(template, frame: frame)
+            let close = PrintedLineFinder(search: 4, scale: 2)
             if let coarse = PageWarp.fit(wide.flatMap(\.samples) + anchors, over: area, spacing: 72, stiffness: 30) {
-                let close = PrintedLineFinder(search: 4, scale: 2)
                 lines = close.find(in: image, template: template, mapping: PageMapping(homography: flat.homography, warp: coarse))
                 if let fine = PageWarp.fit(lines.flatMap(\.samples) + anchors, over: area, spacing: 54, stiffness: 3) {
                     mapping = PageMapping(homography: flat.homography, warp: fine)
                 }
             }
+            bent = (wide.flatMap(\.samples) + anchors, anchors, area, close)
         }
-        let misplaced = lines.filter { isMisplaced($0, mapping: mapping) }.map(\.field)
-        let quality = mapping.warp == nil ? flat.report.quality : boxLineQuality(image, template: template, mapping: mapping)
+        var misplaced = lines.filter { isMisplaced($0, mapping: mapping) }.map(\.field)
+        var quality = mapping.isFlat ? flat.report.quality : boxLineQuality(image, template: template, mapping: mapping)
+        // A fold is looked for only where it could be kept: a smooth fit that finds all but a `creaseGain`
+        // of the lines leaves a crease nothing to earn (and a flat page never gets here).
+        if let bent, quality + creaseGain <= 1,
+           let fold = folded(image, template: template, homography: flat.homography, wide: bent.wide, anchors: bent.anchors,
+                             area: bent.area, close: bent.close) {
+            let foldMisplaced = fold.lines.filter { isMisplaced($0, mapping: fold.mapping) }.map(\.field)
+            let foldQuality = boxLineQuality(image, template: template, mapping: fold.mapping)
+            if foldQuality >= quality + creaseGain && foldMisplaced.count <= misplaced.count {
+                mapping = fold.mapping
+                misplaced = foldMisplaced
+                quality = foldQuality
+            }
+        }
         if quality < minimumQuality {
             throw misplaced.isEmpty ? .poorFit(quality: quality) : .pageNotExplained(fields: misplaced)
         }
@@ -196,13 +213,45 @@ public struct SheetAligner: Sendable {
                             misplacedFields: Set(misplaced))
     }
 
+    /// A fold is taken only when it finds at least this much more of the box lines (share of
+    /// `boxLineQuality`'s probes) than the smooth fit: two more parameters must earn their place.
+    public var creaseGain = 0.01
+    /// What the smooth fit leaves must shrink by this share with a crease along the best line before the
+    /// page is looked at again as folded.
+    public var creaseSplit = 0.8
+
+    /// The page as folded: the straight line that best splits what a stiff smooth fit of the wide look
+    /// leaves (`PageCrease.search`), and, when a bend along it explains clearly more of the lines, the
+    /// same two fits as for a smooth page (stiff from the wide look, supple from a close look through it)
+    /// with the bend fitted along. Nil when no line splits the residuals.
+    func folded(_ image: GrayBuffer, template: SheetTemplate, homography: Homography, wide: [PageWarp.Sample],
+                anchors: [PageWarp.Sample], area: Rect, close: PrintedLineFinder)
+        -> (mapping: PageMapping, lines: [PrintedLineFinder.FieldLines])? {
+        guard let found = PageCrease.search(wide, over: area, spacing: 72, stiffness: 30),
+              found.misfit < creaseSplit * found.smoothMisfit,
+              let (coarse, coarseCrease) = PageWarp.fit(wide, over: area, spacing: 72, stiffness: 30, crease: found.crease) else { return nil }
+        // The wide look finds a neighbour's line as often as a bend moves print, and tells the crease's
+        // angle poorly; a close look through the fold found gives lines good to a fraction of a point,
+        // and the line is looked for again in them.
+        let first = close.find(in: image, template: template,
+                               mapping: PageMapping(homography: homography, warp: coarse, crease: coarseCrease))
+        guard let again = PageCrease.search(first.flatMap(\.samples) + anchors, over: area, spacing: 72, stiffness: 30),
+              let (coarse2, crease2) = PageWarp.fit(first.flatMap(\.samples) + anchors, over: area, spacing: 72, stiffness: 30,
+                                                    crease: again.crease) else { return nil }
+        let lines = close.find(in: image, template: template,
+                               mapping: PageMapping(homography: homography, warp: coarse2, crease: crease2))
+        guard let (fine, crease) = PageWarp.fit(lines.flatMap(\.samples) + anchors, over: area, spacing: 54, stiffness: 3,
+                                                crease: again.crease) else { return nil }
+        return (PageMapping(homography: homography, warp: fine, crease: crease), lines)
+    }
+
     /// A field's box is misplaced when under half its lines are found, or (where their place tells) the
     /// lines found lie, at their median, farther than `misplacedTolerance` from where the mapping puts them.
     func isMisplaced(_ lines: PrintedLineFinder.FieldLines, mapping: PageMapping) -> Bool {
         guard !lines.samples.isEmpty, 2 * lines.samples.count >= lines.expected else { return true }
         guard lines.placeTells else { return false }
         let residuals = lines.samples.map { s -> Double in
-            let d = mapping.warp?.displacement(at: s.at) ?? Point(x: 0, y: 0)
+            let d = mapping.displacement(at: s.at)
             return abs(s.offset - (s.axis == .x ? d.x : d.y))
         }.sorted()
         return residuals[residuals.count / 2] > misplacedTolerance
