@@ -44,7 +44,9 @@ enum OpenBLAS {
         if getenv("OPENBLAS_CORETYPE") == nil, let kernel = kernelFor(flags: cpuFlags()) {
             setenv("OPENBLAS_CORETYPE", kernel, 0)
         }
-        guard let handle = libraryNames.lazy.compactMap({ dlopen($0, RTLD_NOW | RTLD_LOCAL) }).first else {
+        // Lazy binding: OpenBLAS holds every kernel set's functions, and resolving them all at once, against the
+        // long list of libraries a Swift process has loaded, cost a one-sheet run ~10 ms.
+        guard let handle = libraryNames.lazy.compactMap({ dlopen($0, RTLD_LAZY | RTLD_LOCAL) }).first else {
             return .failure(.noBLAS("none of \(libraryNames.joined(separator: ", ")) could be opened (install libopenblas0)"))
         }
         func symbol<T>(_ name: String, as type: T.Type) -> T? {
