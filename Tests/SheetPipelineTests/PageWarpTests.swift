@@ -215,4 +215,37 @@ import Testing
             #expect(r.value == expected || r.flagged, "\(id): \(r.value) unflagged, \(expected) written")
         }
     }
+
+    /// A sheet photographed folded down its length (beyond a crease 1° off the vertical through x = 400,
+    /// the page turned so print there moves up to ~28 points), so the fold crosses the template mark's
+    /// row: the mark bends off the straight line between the top markers by more than a cell, and the
+    /// markers' homography does not read it. The mark is read again through the page fitted as each
+    /// template it could be (crease and all), and it names its own template: the sheet is read, its mark
+    /// counted as read, every number right or flagged.
+    @Test func foldAcrossTheTemplateMarkIsReadThroughTheFittedPage() throws {
+        let template = try Fixtures.lacrosse()
+        let dpi = 150.0, s = dpi / 72
+        let flat = try Fixtures.filledSheet(template, values: Fixtures.game, dpi: Int(dpi))
+        let page = Rect(x: 0, y: 0, width: template.page.width, height: template.page.height)
+        let fold = PageCrease(through: Point(x: 400, y: 396), normal: Point(x: cos(Double.pi / 180), y: sin(Double.pi / 180)),
+                              bend: Point(x: 0.02, y: 0.17))
+        let photo = try flat.grayBuffer().resample(page, margin: 48, scale: s,
+                                                   through: PageMapping(homography: Homography([s, 0, 0, 0, s, 0, 0, 0]), crease: fold))
+        let image = try Image(photo)
+
+        let aligner = SheetAligner(library: try Fixtures.library())
+        let quads = try MarkerDetector().detect(in: image)
+        #expect(quads.allSatisfy { aligner.readMark(photo, $0) == nil }, "the markers' homography reads the mark: no fold across it")
+        let aligned = try aligner.align(photo, candidates: quads)
+        #expect(aligned.template.id == template.id && aligned.report.markRead)
+        #expect(aligned.mapping.crease != nil, "no crease modelled")
+
+        let result = try AlignmentTests.scan(image)
+        #expect(result.status != .failed, "\(result.error ?? "")")
+        #expect(result.template == template.id)
+        for (id, expected) in Fixtures.game {
+            let r = try #require(result.reading(id))
+            #expect(r.value == expected || r.flagged, "\(id): \(r.value) unflagged, \(expected) written")
+        }
+    }
 }

@@ -58,6 +58,7 @@ public struct SheetAligner: Sendable {
         for quad in orientations {
             if let read = readMark(image, quad) { mark = (quad, read); break }
         }
+        if mark == nil && requested == nil { return try markedThroughItsFit(image, orientations: orientations) }
         let template = try self.template(markedBy: mark?.read)
 
         // Without a readable mark and without the ring, try every orientation and keep the best fit.
@@ -70,6 +71,40 @@ public struct SheetAligner: Sendable {
         }
         guard let best else { throw .markersMissing(found: 4) }
         return try followingThePaper(best, image: image)
+    }
+
+    /// A mark the markers' homography does not read (a fold through its row bends it off the straight line
+    /// between the markers by more than `readMark`'s search reaches), read again through the page fitted as
+    /// each template it could be: those whose frame is wider than tall exactly when the markers are. The
+    /// page is fitted as for a known template (`followingThePaper`: the smooth fit and the crease), and the
+    /// template taken is the one whose mark, read through its own fit, names it. The mark's CRC decides,
+    /// never how well a template's box lines fit: a mark that reads only as another template, or as none in
+    /// the library, still refuses.
+    func markedThroughItsFit(_ image: GrayBuffer, orientations: [MarkerQuad]) throws(AlignmentError) -> AlignedSheet {
+        var misread: TemplateMark.Read?
+        for quad in orientations {
+            for template in library.templates where Self.framed(quad, like: template) {
+                guard let h = Homography(from: SheetFrame(page: template.page).markerCenters, to: quad.corners) else { continue }
+                let flat = fitted(image, template: template, homography: h, quarterTurns: quad.quarterTurns, markRead: true)
+                guard let paper = try? followingThePaper(flat, image: image),
+                      let read = readMark(image, template: template, mapping: paper.mapping) else { continue }
+                if read.idHash == TemplateMark.idHash(template.id) && read.version == template.version { return paper }
+                if misread == nil { misread = read }
+            }
+        }
+        // A mark read, but not as the template whose fit read it: its own error when it names none in the library.
+        if let misread { _ = try template(markedBy: misread) }
+        throw .markNotRead
+    }
+
+    /// Whether the markers' quad is wider than tall exactly when the template's frame is (a square frame
+    /// goes with either): a page turned a quarter is another page, whatever its mark.
+    static func framed(_ quad: MarkerQuad, like template: SheetTemplate) -> Bool {
+        func length(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
+        let c = quad.corners, frame = SheetFrame(page: template.page)
+        let seen = (length(c[0], c[1]) + length(c[3], c[2])) / (length(c[0], c[3]) + length(c[1], c[2]))
+        let printed = frame.frameWidth / (frame.markerCenters[3].y - frame.markerCenters[0].y)
+        return (seen - 1) * (printed - 1) >= 0
     }
 
     /// A sheet seen by three markers. The fourth corner a parallelogram gives can be tens of points off
@@ -275,12 +310,27 @@ public struct SheetAligner: Sendable {
     func readMark(_ image: GrayBuffer, _ quad: MarkerQuad) -> TemplateMark.Read? {
         let unit = [Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)]
         guard let frame = Homography(from: unit, to: quad.corners) else { return nil }
-        if let read = readMark(image, frame, shift: 0, sag: 0, along: 0) { return read }
+        return readMark(image, place: frame.apply)
+    }
+
+    /// The mark read through a page fitted as `template`: frame units are placed on its page, then in the
+    /// image through `mapping` (which follows a fold the straight line between the markers does not).
+    func readMark(_ image: GrayBuffer, template: SheetTemplate, mapping: PageMapping) -> TemplateMark.Read? {
+        let c = SheetFrame(page: template.page).markerCenters
+        return readMark(image) { f in
+            mapping.apply(Point(x: c[0].x + f.x * (c[1].x - c[0].x), y: c[0].y + f.y * (c[3].y - c[0].y)))
+        }
+    }
+
+    /// The mark read with frame units placed in the image by `place`: along the row first, then shifted
+    /// and sagging a few points at a time.
+    private func readMark(_ image: GrayBuffer, place: (Point) -> Point) -> TemplateMark.Read? {
+        if let read = readMark(image, place, shift: 0, sag: 0, along: 0) { return read }
         // In frame units: the frame is ~540 points wide and its height ~720, so 0.005 is about 3 points.
         for shift in [-0.005, 0.005, -0.01, 0.01, -0.015, 0.015] {
             for sag in [0.0, -0.005, 0.005] {
                 for along in [0.0, -0.005, 0.005] {
-                    if let read = readMark(image, frame, shift: shift, sag: sag, along: along) { return read }
+                    if let read = readMark(image, place, shift: shift, sag: sag, along: along) { return read }
                 }
             }
         }
@@ -289,11 +339,11 @@ public struct SheetAligner: Sendable {
 
     /// The mark read with its row bowed down by `shift` at its middle (`sag` more toward its right end,
     /// as much less toward its left) and along by `along`, in frame units; the markers themselves stay put.
-    private func readMark(_ image: GrayBuffer, _ frame: Homography, shift: Double, sag: Double, along: Double)
+    private func readMark(_ image: GrayBuffer, _ place: (Point) -> Point, shift: Double, sag: Double, along: Double)
         -> TemplateMark.Read? {
         func value(_ u: Double, _ v: Double) -> Double {
             let bend = 4 * u * (1 - u)
-            let p = frame.apply(Point(x: u + along * bend, y: v + (shift + sag * (2 * u - 1)) * bend))
+            let p = place(Point(x: u + along * bend, y: v + (shift + sag * (2 * u - 1)) * bend))
             return image.sample(p.x, p.y)
         }
         let du = 1.0 / 48 / 4
