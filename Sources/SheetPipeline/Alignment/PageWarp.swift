@@ -125,7 +125,7 @@ public struct PageWarp: Sendable, Equatable {
             let x = solve(samples, weights: weights, axis: .x, shell: shell, stiffness: stiffness)
             let y = solve(samples, weights: weights, axis: .y, shell: shell, stiffness: stiffness)
             fitted = PageWarp(origin: shell.origin, spacing: spacing, columns: shell.columns, rows: shell.rows, dx: x, dy: y)
-            weights = reweighted(samples) { fitted.residual(of: $0) }
+            weights = reweighted(samples, outlier: outlier) { fitted.residual(of: $0) }
         }
         return fitted
     }
@@ -146,7 +146,7 @@ public struct PageWarp: Sendable, Equatable {
             crease.bend = Point(x: bx, y: by)
             let warp = PageWarp(origin: shell.origin, spacing: spacing, columns: shell.columns, rows: shell.rows, dx: x, dy: y)
             fitted = (warp, crease)
-            weights = reweighted(samples) { s in
+            weights = reweighted(samples, outlier: outlier) { s in
                 let d = crease.displacement(at: s.at)
                 return warp.residual(of: s) - (s.axis == .x ? d.x : d.y)
             }
