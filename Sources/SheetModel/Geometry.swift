@@ -2,6 +2,11 @@
 public struct Point: Sendable, Equatable, Hashable {
     public var x: Double, y: Double
     public init(x: Double, y: Double) { self.x = x; self.y = y }
+
+    /// The straight-line distance to `other`.
+    public func distance(to other: Point) -> Double {
+        ((x - other.x) * (x - other.x) + (y - other.y) * (y - other.y)).squareRoot()
+    }
 }
 
 /// A rectangle in template space, written in JSON as `[x, y, width, height]`.

@@ -35,9 +35,7 @@ public struct Homography: Sendable, Equatable {
     /// How many image pixels one unit of the source plane spans near `p` (geometric mean of the two axes).
     public func localScale(at p: Point) -> Double {
         let o = apply(p), dx = apply(Point(x: p.x + 1, y: p.y)), dy = apply(Point(x: p.x, y: p.y + 1))
-        let sx = ((dx.x - o.x) * (dx.x - o.x) + (dx.y - o.y) * (dx.y - o.y)).squareRoot()
-        let sy = ((dy.x - o.x) * (dy.x - o.x) + (dy.y - o.y) * (dy.y - o.y)).squareRoot()
-        return (sx * sy).squareRoot()
+        return (dx.distance(to: o) * dy.distance(to: o)).squareRoot()
     }
 
     /// Gaussian elimination with partial pivoting on an 8×9 augmented matrix.

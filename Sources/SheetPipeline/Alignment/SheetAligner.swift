@@ -100,9 +100,8 @@ public struct SheetAligner: Sendable {
     /// Whether the markers' quad is wider than tall exactly when the template's frame is (a square frame
     /// goes with either): a page turned a quarter is another page, whatever its mark.
     static func framed(_ quad: MarkerQuad, like template: SheetTemplate) -> Bool {
-        func length(_ a: Point, _ b: Point) -> Double { ((a.x - b.x) * (a.x - b.x) + (a.y - b.y) * (a.y - b.y)).squareRoot() }
         let c = quad.corners, frame = SheetFrame(page: template.page)
-        let seen = (length(c[0], c[1]) + length(c[3], c[2])) / (length(c[0], c[3]) + length(c[1], c[2]))
+        let seen = (c[0].distance(to: c[1]) + c[3].distance(to: c[2])) / (c[0].distance(to: c[3]) + c[1].distance(to: c[2]))
         let printed = frame.frameWidth / (frame.markerCenters[3].y - frame.markerCenters[0].y)
         return (seen - 1) * (printed - 1) >= 0
     }
