@@ -7,7 +7,11 @@ characters and their candidates in FIELD.characters.json; each name field read i
 the truth file holds (edit distance on the reader's first choices, names compared as `KnownName.normalized`
 compares them) and the operations counted.
 
-    Tools/name-rates.py SET_DIR [--statsheet .build/debug/statsheet] [--today 2026-11-23]
+    Tools/name-rates.py SET_DIR... [--statsheet .build/debug/statsheet] [--today 2026-11-23]
+
+A letter dropped is also counted by how sure the reader was of the whole name (the mean of its letters'
+likeliest candidates, `NameReadingModel.quality`): a line read unsure is a hand the reader cannot follow,
+and it runs letters together far more often.
 
 Use a set made for this and nothing else: the rates are a model's parameters, and the sets accuracy is
 reported on must not have fitted them. Standard library only.
@@ -23,6 +27,8 @@ import unicodedata
 APOSTROPHES = {"\u2019", "\u2018", "\u02bc", "\u2032"}
 PUNCTUATION = set(".'-,&/()")
 SURE = 0.9
+# The name's quality bins of `NameReadingModel.DroppedLetters`, surest first.
+QUALITY_BINS = [("sure", 0.8), ("unsure", 0.5), ("lost", 0.0)]
 
 
 def normalized(text):
@@ -51,6 +57,12 @@ def symbols(characters):
         total = sum(choices.values())
         out.append({c: p / total for c, p in choices.items()})
     return out
+
+
+def quality(read):
+    """The mean of the letters' likeliest candidates' probabilities (word spaces left out)."""
+    letters = [max(s.values()) for s in read if s != {" ": 1.0}]
+    return sum(letters) / len(letters) if letters else 0.0
 
 
 def align(written, read):
@@ -82,16 +94,19 @@ def align(written, read):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("set")
+    parser.add_argument("sets", nargs="+", metavar="set")
     parser.add_argument("--statsheet", default=".build/debug/statsheet")
     parser.add_argument("--today", default="2026-11-23")
     args = parser.parse_args()
     counts = dict(written=0, letters=0, punct=0, accented=0, pairs_sure=0, pairs_unsure=0, misread_sure=0, misread_unsure=0,
                   unexplained_sure=0, unexplained_unsure=0, dropped=0, punct_dropped=0, added=0, accent_dropped=0, names=0)
+    for name, _ in QUALITY_BINS:
+        counts["letters_" + name] = counts["dropped_" + name] = 0
     with tempfile.TemporaryDirectory() as debug:
-        for truth_path in sorted(glob.glob(os.path.join(args.set, "*.truth.json"))):
+        truths = [t for s in args.sets for t in sorted(glob.glob(os.path.join(s, "*.truth.json")))]
+        for truth_path in truths:
             image = next(p for p in glob.glob(truth_path.replace(".truth.json", ".*")) if not p.endswith(".json"))
-            folder = os.path.join(debug, os.path.basename(image))
+            folder = os.path.join(debug, os.path.basename(os.path.dirname(image)) + "-" + os.path.basename(image))
             os.makedirs(folder)
             subprocess.run([args.statsheet, "scan", "--dry-run", "--json", "--writing", "hand", "--today", args.today, image],
                            env={**os.environ, "STATSHEET_DEBUG_CELLS": folder}, stdout=subprocess.DEVNULL, check=True)
@@ -102,7 +117,13 @@ def main():
                     continue
                 counts["names"] += 1
                 written = normalized(name)
-                for step, w, s in align(written, symbols(json.load(open(field)))):
+                read = symbols(json.load(open(field)))
+                bin_name = next(n for n, low in QUALITY_BINS if quality(read) >= low)
+                for step, w, s in align(written, read):
+                    if w is not None and w != " " and w not in PUNCTUATION:
+                        counts["letters_" + bin_name] += 1
+                        if step == "drop":
+                            counts["dropped_" + bin_name] += 1
                     if w is not None:
                         counts["written"] += 1
                         if w in PUNCTUATION:
@@ -136,6 +157,8 @@ def main():
           f" unsure {rate(counts['unexplained_unsure'], counts['pairs_unsure']):.4f}")
     print(f"dropped letter {rate(counts['dropped'], counts['letters']):.4f}, punctuation {rate(counts['punct_dropped'], counts['punct']):.4f};"
           f" added {rate(counts['added'], counts['written']):.4f}; accent dropped {rate(counts['accent_dropped'], counts['accented']):.4f}")
+    print("dropped letter by the name's quality: " + ", ".join(
+        f"{n} (from {low}) {counts['dropped_' + n]} of {counts['letters_' + n]}" for n, low in QUALITY_BINS))
 
 
 if __name__ == "__main__":

@@ -39,8 +39,9 @@ public struct CharacterChoice: Sendable, Equatable, Codable {
 ///
 /// - P(ink | W) sums over every alignment of W's characters with the characters read (a pair hidden Markov
 ///   model, the edit distance's probabilistic form): a written character is read as one character (with the
-///   reader's probability for it, or misread, `Rates.misreadSure`, `misreadUnsure`), dropped (`Rates.dropped`, more for punctuation)
-///   or a character is read that was not written (`Rates.added`). Each term is a ratio against the ink being
+///   reader's probability for it, or misread, `Rates.misreadSure`, `misreadUnsure`), dropped (`Rates.dropped`, more for
+///   punctuation, and more when the reader was unsure of the whole line) or a character is read that was not written
+///   (`Rates.added`). Each term is a ratio against the ink being
 ///   explained by no particular character, so that names of different lengths compare.
 /// - P(ink | new) is the same sum over every string a new name could be, each character drawn from the
 ///   letters names are made of: a character read explains itself whatever it is (ratio 1), and a known name
@@ -65,8 +66,8 @@ public struct NameReadingModel: Sendable {
         public var misreadSure: Double
         public var misreadUnsure: Double
         public static let sure = 0.9
-        /// A written letter not read at all.
-        public var dropped: Double
+        /// A written letter not read at all, by how sure the reader was of the whole line.
+        public var dropped: DroppedLetters
         /// A written period, apostrophe or hyphen not read at all.
         public var punctuationDropped: Double
         /// A character read where none was written.
@@ -74,7 +75,7 @@ public struct NameReadingModel: Sendable {
         /// An accented letter read as its bare letter ("ë" as "e").
         public var accentDropped: Double
 
-        public init(misreadSure: Double, misreadUnsure: Double, dropped: Double, punctuationDropped: Double, added: Double,
+        public init(misreadSure: Double, misreadUnsure: Double, dropped: DroppedLetters, punctuationDropped: Double, added: Double,
                     accentDropped: Double) {
             self.misreadSure = misreadSure; self.misreadUnsure = misreadUnsure; self.dropped = dropped; self.punctuationDropped = punctuationDropped
             self.added = added; self.accentDropped = accentDropped
@@ -83,10 +84,36 @@ public struct NameReadingModel: Sendable {
         /// Measured by `Tools/name-rates.py` on hand-filled set 7001 (30 sheets, 60 names in handwriting fonts, 723
         /// characters written, phone photos; made only for this), each the rule of succession's (k + 1) / (n + 2) so that
         /// a count of 0, 1 or 2 does not make a near-certainty: 2 of 560 sure characters and 14 of 143 others misread,
-        /// 11 of 638 letters and 9 of 22 periods and apostrophes dropped, 1 character added in 723, 8 of 23 accents
-        /// dropped.
-        public static let measured = Rates(misreadSure: 3.0 / 562, misreadUnsure: 15.0 / 145, dropped: 12.0 / 640,
+        /// 9 of 22 periods and apostrophes dropped, 1 character added in 723, 8 of 23 accents dropped. Letters dropped
+        /// by the line's quality, on 7001 and 7002 together (one set holds too few lines read unsure): 3 of 881 in
+        /// lines read sure, 14 of 276 unsure, 12 of 133 lost.
+        public static let measured = Rates(misreadSure: 3.0 / 562, misreadUnsure: 15.0 / 145,
+                                           dropped: DroppedLetters(sure: 4.0 / 883, unsure: 15.0 / 278, lost: 13.0 / 135),
                                            punctuationDropped: 10.0 / 24, added: 2.0 / 725, accentDropped: 9.0 / 25)
+    }
+
+    /// How often a written letter is not read at all, by the line's `quality`. A reader unsure of every letter
+    /// of a line is reading a hand it cannot follow, and runs its letters together ("ll" read as one, "rn" as
+    /// "m"): 9.6% of letters against 0.45% in a line read sure. One rate for every line made such a line's
+    /// missing letters cost each name that spells them so much (three of them, e^−12) that whichever known name
+    /// was as short as the line won at 99.9% over letters barely read ("Ban Nahin" as Sam Okafor for Björn Müller).
+    public struct DroppedLetters: Sendable, Equatable, Codable {
+        /// Lines of quality `sureFrom` and up.
+        public var sure: Double
+        /// Lines of quality `unsureFrom` up to `sureFrom`.
+        public var unsure: Double
+        /// Lines of lower quality.
+        public var lost: Double
+        public static let sureFrom = 0.8
+        public static let unsureFrom = 0.5
+
+        public init(sure: Double, unsure: Double, lost: Double) {
+            self.sure = sure; self.unsure = unsure; self.lost = lost
+        }
+
+        public func rate(quality: Double) -> Double {
+            quality >= Self.sureFrom ? sure : quality >= Self.unsureFrom ? unsure : lost
+        }
     }
 
     public let rates: Rates
@@ -130,9 +157,10 @@ public struct NameReadingModel: Sendable {
         let read = Self.symbols(characters)
         guard !read.isEmpty else { return nil }
         let logPrior = -log(Double(candidates.count + 1))
+        let dropped = rates.dropped.rate(quality: Self.quality(read))
         // A character read, under a new name, explains itself: ratio 1 each, times not being dropped or added.
-        let logNew = logPrior + Double(read.count) * log(1 - rates.added - rates.dropped)
-        let logKnown = candidates.map { logPrior + logLikelihood(read, written: $0.letters) }
+        let logNew = logPrior + Double(read.count) * log(1 - rates.added - dropped)
+        let logKnown = candidates.map { logPrior + logLikelihood(read, written: $0.letters, dropped: dropped) }
         let top = max(logNew, logKnown.max()!)
         let weights = logKnown.map { exp($0 - top) }
         let newWeight = exp(logNew - top)
@@ -157,9 +185,10 @@ public struct NameReadingModel: Sendable {
         let read = Self.symbols(characters)
         guard !candidates.isEmpty, !read.isEmpty else { return nil }
         let logPrior = -log(Double(candidates.count + 1))
-        let logNew = logPrior + Double(read.count) * log(1 - rates.added - rates.dropped)
+        let dropped = rates.dropped.rate(quality: Self.quality(read))
+        let logNew = logPrior + Double(read.count) * log(1 - rates.added - dropped)
         let logKnown = candidates.map { player in
-            logPrior + logLikelihood(read, written: player.letters) + log(Self.numberRatio(player.number, number))
+            logPrior + logLikelihood(read, written: player.letters, dropped: dropped) + log(Self.numberRatio(player.number, number))
         }
         let top = max(logNew, logKnown.max()!)
         let weights = logKnown.map { exp($0 - top) }
@@ -207,16 +236,24 @@ public struct NameReadingModel: Sendable {
         return symbols
     }
 
-    /// log P(ink | written) − log P(ink | no particular characters): the forward sum over alignments.
-    func logLikelihood(_ read: [[Character: Double]], written: [Character]) -> Double {
+    /// How sure the reader was of a line: the mean, over the characters read (not the spaces between words),
+    /// of its likeliest candidate's probability. 0 for a line with no character.
+    static func quality(_ read: [[Character: Double]]) -> Double {
+        let tops = read.filter { $0 != [" ": 1] }.map { $0.values.max() ?? 0 }
+        return tops.isEmpty ? 0 : tops.reduce(0, +) / Double(tops.count)
+    }
+
+    /// log P(ink | written) − log P(ink | no particular characters): the forward sum over alignments, a letter
+    /// dropped at `dropped` (the line's rate).
+    func logLikelihood(_ read: [[Character: Double]], written: [Character], dropped letterDropped: Double) -> Double {
         let m = read.count
-        let keep = log(1 - rates.added - rates.dropped)
+        let keep = log(1 - rates.added - letterDropped)
         let added = log(rates.added)
         var previous = [Double](repeating: -.infinity, count: m + 1)
         previous[0] = 0
         for j in stride(from: 1, through: m, by: 1) { previous[j] = previous[j - 1] + added }
         for w in written {
-            let dropped = log(Self.isPunctuation(w) ? rates.punctuationDropped : rates.dropped)
+            let dropped = log(Self.isPunctuation(w) ? rates.punctuationDropped : letterDropped)
             var row = [Double](repeating: -.infinity, count: m + 1)
             row[0] = previous[0] + dropped
             for j in stride(from: 1, through: m, by: 1) {
