@@ -117,7 +117,9 @@ import Testing
     @Test func onlyTheFieldsKindCounts() throws {
         let posterior = try #require(model.weigh(Self.read("Oak Hill"), kind: .athlete))
         #expect(posterior.winner == nil)
-        #expect(model.weigh(Self.read("Oak Hill"), kind: .player) == nil)
+        // No player known: the name is new, surely (the prior's 1 / (0 + 1)).
+        let player = try #require(model.weigh(Self.read("Oak Hill"), kind: .player))
+        #expect(player.known.isEmpty && player.newName == 1 && player.winner == nil)
         #expect(model.weigh([], kind: .athlete) == nil)
     }
 

@@ -146,11 +146,21 @@ struct PostgresNamesCLITests {
 
 /// Names learnt from an approved sheet are read on the next scan.
 @Suite struct NamesLearntCLITests {
+    /// The athlete field of a hand-filled phone sheet scanned into the store `db`.
+    static func athlete(_ sheet: String, into db: String) throws -> [String: Any] {
+        let set = CLITests.root.appendingPathComponent("TestImages/lacrosse-goalie/handwritten-phone")
+        let scan = try CLITests.run(["scan", "--db", db, "--json", "--writing", "hand", "--today", "2026-11-22",
+                                     set.appendingPathComponent("\(sheet).jpg").path])
+        let line = try #require(scan.stdout.split(separator: "\n").first, "\(scan.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        let fields = try #require(object["fields"] as? [String: Any])
+        return try #require(fields["athlete"] as? [String: Any])
+    }
+
     @Test func aNewNameIsFlaggedOnceAndReadCleanAfterItsSheetIsApproved() async throws {
         let folder = try CLITests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let db = folder.appendingPathComponent("club.sqlite").path
-        let set = CLITests.root.appendingPathComponent("TestImages/lacrosse-goalie/handwritten-phone")
         // The club knows some athletes and its opponents, not Emerson Kelly (sheets 004 and 012).
         let file = folder.appendingPathComponent("roster.csv")
         try Data("""
@@ -163,14 +173,7 @@ struct PostgresNamesCLITests {
 
             """.utf8).write(to: file)
         #expect(try CLITests.run(["names", "import", "--db", db, file.path]).status == 0)
-        func athlete(_ sheet: String) throws -> [String: Any] {
-            let scan = try CLITests.run(["scan", "--db", db, "--json", "--writing", "hand", "--today", "2026-11-22",
-                                         set.appendingPathComponent("\(sheet).jpg").path])
-            let line = try #require(scan.stdout.split(separator: "\n").first, "\(scan.stderr)")
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            let fields = try #require(object["fields"] as? [String: Any])
-            return try #require(fields["athlete"] as? [String: Any])
-        }
+        func athlete(_ sheet: String) throws -> [String: Any] { try Self.athlete(sheet, into: db) }
 
         let first = try athlete("sheet-004")
         #expect(first["value"] as? String == "Emerson Kelly" && first["flagged"] as? Bool == true, "\(first)")
@@ -182,6 +185,23 @@ struct PostgresNamesCLITests {
         #expect(try await store.knownNames(kind: .athlete).contains { $0.name.name == "Emerson Kelly" && $0.source == .sheet })
 
         // Tesseract alone reads this one "Emerson Felly" at 19.
+        let later = try athlete("sheet-012")
+        #expect(later["value"] as? String == "Emerson Kelly" && later["flagged"] as? Bool == false, "\(later)")
+    }
+
+    /// Nothing imported: the store's first athlete is new too, whatever Tesseract made of it, and known once approved.
+    @Test func withNothingImportedTheFirstNameIsNewToo() async throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = folder.appendingPathComponent("club.sqlite").path
+        func athlete(_ sheet: String) throws -> [String: Any] { try Self.athlete(sheet, into: db) }
+        let first = try athlete("sheet-004")
+        #expect(first["value"] as? String == "Emerson Kelly" && first["flagged"] as? Bool == true, "\(first)")
+        #expect("\(first["doubts"] ?? "")".contains("unknownName"), "\(first)")
+        let store = try SQLiteSheetStore(path: db)
+        let log = try #require(try await store.gameLogs(sheetID: nil).first)
+        #expect(log.approvedAt == nil)
+        try await store.approveGameLog(id: log.id, by: "test", at: Date())
         let later = try athlete("sheet-012")
         #expect(later["value"] as? String == "Emerson Kelly" && later["flagged"] as? Bool == false, "\(later)")
     }

@@ -151,11 +151,12 @@ public struct NameReadingModel: Sendable {
     public func count(of kind: NameKind) -> Int { names[kind]?.count ?? 0 }
 
     /// The posterior over the known names of `kind` and a new name, for a line read as `characters`; nil when
-    /// no name of that kind is known or nothing was read.
+    /// nothing was read. With no name of the kind known, the prior leaves nothing but a new name (1 / (0 + 1)):
+    /// the club's first athlete is confirmed once, as every later new one is.
     public func weigh(_ characters: [ReadCharacter], kind: NameKind) -> NamePosterior? {
-        guard let candidates = names[kind], !candidates.isEmpty else { return nil }
         let read = Self.symbols(characters)
         guard !read.isEmpty else { return nil }
+        guard let candidates = names[kind], !candidates.isEmpty else { return NamePosterior(known: [], newName: 1, knownCount: 0) }
         let logPrior = -log(Double(candidates.count + 1))
         let dropped = rates.dropped.rate(quality: Self.quality(read))
         // A character read, under a new name, explains itself: ratio 1 each, times not being dropped or added.

@@ -158,6 +158,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             case .date: "a handwritten date under 93% sure is right about 19 times in 20"
             case .count: "a handwritten count no rule checks, read under 95% sure"
             }
+        case .unknownName(let kind, 0, _, _): "no \(kind.rawValue) name known yet: a new name, shown as read"
         case .unknownName(let kind, let known, let nearest, let p):
             "not one of the \(known) known \(kind.rawValue) name\(known == 1 ? "" : "s")"
                 + (nearest.map { " (likeliest: \($0), \(Int((100 * p).rounded()))%)" } ?? "") + ": a new name, shown as read"

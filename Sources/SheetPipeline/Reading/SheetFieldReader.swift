@@ -31,8 +31,9 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Text and checkboxes of hand-filled sheets, read again with the handwriting cleaner's ink threshold:
     /// at the print cleaner's, names and ticks in pencil were invisible — read as empty with confidence 97.
     private let pencilAware: PrintedFieldReader
-    /// The club's names, which a handwritten name is read against (`NameReadingModel`); nil, or no name of a
-    /// field's kind, leaves the field's reading as Tesseract's, capped as `handText` says.
+    /// The club's names, which a handwritten name is read against (`NameReadingModel`); nil when none is known,
+    /// and then, as for a field's kind none of whose names is known, the name is read as Tesseract has it,
+    /// capped as `handText` says, and flagged as new.
     public var names: NameReadingModel?
     /// The review line (`ScanOptions.minConfidence`), from which the line names are held to follows
     /// (`NamePosterior.line`).
@@ -86,9 +87,11 @@ public final class SheetFieldReader: FieldRecognizer {
         for (i, reading) in zip(others, text.readings) { readings[i] = reading }
         if decided == .hand {
             let nameLine = NamePosterior.line(reviewLine, numbers: numeric.count)
+            // With no names known at all, every name is new: a person confirms it once (`NameReadingModel.weigh`).
+            let names = names ?? NameReadingModel(knownNames: [])
             for (k, i) in others.enumerated() where fields[i].field.kind == .text {
                 if let kind = fields[i].field.names, readings[i].value != .empty, let characters = text.characters[k],
-                   let posterior = names?.weigh(characters, kind: kind) {
+                   let posterior = names.weigh(characters, kind: kind) {
                     readings[i] = Self.name(readings[i], posterior, kind: kind, line: nameLine)
                 } else {
                     Self.handText.apply(to: &readings[i])
