@@ -243,7 +243,7 @@ import Testing
         var readings = Self.readings(["q3.clears": (.integer(0), [(.integer(0), 0.99), (.integer(5), 0.005)])])
         let i = try #require(readings.firstIndex { $0.id == "q1.clears" })
         var wide = FieldReading(value: .integer(3), text: "3", confidence: 60, doubts: [.wideMark])
-        wide.alternatives = [Alternative(value: .integer(3), probability: 0.99), Alternative(value: .integer(8), probability: 0.002)]
+        wide.alternatives = [Alternative(value: .integer(3), probability: 0.99), Alternative(value: .integer(2), probability: 0.002)]
         readings[i].reading = wide
         let weighed = Self.weigh(readings)
         #expect(weighed["q1.clears"]?.value == .integer(3), "\(String(describing: weighed["q1.clears"]))")
