@@ -10,6 +10,8 @@ import Foundation
 ///   own confidence (a `ReadingDoubt` takes mass from it), and never more than 1 − `silentMisread` for them
 ///   all (a reader is sometimes sure of a misread). What it left unlisted goes to other values: a value one
 ///   misread from the one read (a digit changed, lost or added) gets `nearShare` of it, any other `farShare`.
+///   What a wide mark's doubt took from the value read (`ReadingDoubt.wideMark`: the mark is two digits read
+///   as one) goes to the values one digit longer that keep the digits read, alike.
 /// - slip is the chance that the paper itself breaks a rule: a stat keeper's slip of the pen.
 ///
 /// The assignments of the values the reader listed are visited likeliest first (`budget` of them), then the
@@ -116,7 +118,11 @@ public struct SheetPosterior {
     struct Belief {
         let read: FieldValue
         let options: [Alternative]
+        /// What the reader left to the values it did not list, spread by how near they are to the one read.
         let unlisted: Double
+        /// What a wide mark's doubt took from the value read: the chance the mark is two digits.
+        var twoDigits = 0.0
+        var unlistedTotal: Double { unlisted + twoDigits }
     }
 
     func belief(_ reading: FieldReading) -> Belief {
@@ -132,13 +138,41 @@ public struct SheetPosterior {
         // Swift's sort is stable: equally probable values keep the reader's order.
         options = options.map { Alternative(value: $0.value, probability: max($0.probability * scale, 1e-9)) }
             .sorted { $0.probability > $1.probability }
-        return Belief(read: reading.value, options: options, unlisted: max(0, 1 - listed * scale))
+        let unlisted = max(0, 1 - listed * scale)
+        // A wide mark's cap is the chance that the mark is two digits the network read as one ("12" as 2): that
+        // share is no misread of a digit, so it does not go to a 7 as much as to a 12. Spread as other unlisted
+        // mass, it made a wide 2 the likeliest 7 a sum wanted, and left the number truly misread unflagged.
+        let read = reading.alternatives.first { $0.value == reading.value }?.probability ?? own
+        let capped = reading.doubts.contains(.wideMark) ? max(0, read - own) : 0
+        let ownUnlisted = max(silentMisread, unlisted - capped)
+        return Belief(read: reading.value, options: options, unlisted: min(unlisted, ownUnlisted), twoDigits: max(0, unlisted - ownUnlisted))
     }
 
     /// P_reader of a value the reader did not list.
     func unlistedProbability(_ value: FieldValue, _ belief: Belief) -> Double {
         let near = SuggestionSearch.asWritten(value).contains { SuggestionSearch.oneMisreadApart(written: $0, read: belief.read) }
-        return belief.unlisted * (near ? nearShare : farShare)
+        var p = belief.unlisted * (near ? nearShare : farShare)
+        if belief.twoDigits > 0 {
+            let pairs = Self.oneDigitLonger(belief.read)
+            if pairs.contains(value) { p += belief.twoDigits / Double(pairs.count) }
+        }
+        return p
+    }
+
+    /// The numbers one digit longer than `read` that keep its digits in order: what two digits read as one
+    /// could be (2: 12, 20–29, 32, …, 92).
+    static func oneDigitLonger(_ read: FieldValue) -> Set<FieldValue> {
+        guard case .integer(let n) = read, n >= 0 else { return [] }
+        let digits = Array(String(n))
+        var values = Set<FieldValue>()
+        for i in 0...digits.count {
+            for d in "0123456789" {
+                let written = digits[..<i] + [d] + digits[i...]
+                guard written.first != "0", let value = Int(String(written)) else { continue }
+                values.insert(.integer(value))
+            }
+        }
+        return values
     }
 
     /// One group's assignments, visited and mended, with their weights.
@@ -245,7 +279,7 @@ public struct SheetPosterior {
             let asReadPrior = beliefs.indices.reduce(1.0) { $0 * beliefs[$1].options[asRead[$1]].probability }
             unlistedRatio = (0..<n).map { k in
                 let factor = rulesOf[k].contains { rules[$0].isSum } ? posterior.slip : 1
-                return beliefs[k].unlisted * factor / max(1 - beliefs[k].unlisted, 1e-9)
+                return beliefs[k].unlistedTotal * factor / max(1 - beliefs[k].unlistedTotal, 1e-9)
             }
             for a in all {
                 let w = weight(a)
