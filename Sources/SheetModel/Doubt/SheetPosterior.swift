@@ -142,8 +142,8 @@ public struct SheetPosterior {
         // A wide mark's cap is the chance that the mark is two digits the network read as one ("12" as 2): that
         // share is no misread of a digit, so it does not go to a 7 as much as to a 12. Spread as other unlisted
         // mass, it made a wide 2 the likeliest 7 a sum wanted, and left the number truly misread unflagged.
-        let read = reading.alternatives.first { $0.value == reading.value }?.probability ?? own
-        let capped = reading.doubts.contains(.wideMark) ? max(0, read - own) : 0
+        let inkProbability = reading.alternatives.first { $0.value == reading.value }?.probability ?? own
+        let capped = reading.doubts.contains(.wideMark) ? max(0, inkProbability - own) : 0
         let ownUnlisted = max(silentMisread, unlisted - capped)
         return Belief(read: reading.value, options: options, unlisted: min(unlisted, ownUnlisted), twoDigits: max(0, unlisted - ownUnlisted))
     }
