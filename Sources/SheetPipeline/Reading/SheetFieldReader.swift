@@ -28,6 +28,9 @@ public final class SheetFieldReader: FieldRecognizer {
     /// empty in at least 3 fields and at least this share of the fields it found written.
     public static let unseenShare = 0.1
 
+    /// In `auto`, how many numbers the network reads at one pen width to tell print from hand (`SameDigitSpread`).
+    public var spreadSample = 40
+
     /// A number the network reads on a printed sheet that Tesseract need not read too: sure, with no doubt.
     static func settledByNetwork(_ reading: FieldReading) -> Bool {
         reading.value != .empty && reading.doubts.isEmpty && reading.confidence >= networkSettles
@@ -68,32 +71,37 @@ public final class SheetFieldReader: FieldRecognizer {
         var decided = writing
         var readForPrint: [HandwrittenDigitReader.FieldResult]?
         if writing != .hand {
-            var numbers = try printed.cleanNumbers(numericFields)
-            let network = try handwritten.readResults(numericFields, quick: true)
+            // The spread is measured on the first `spreadSample` numbers: a box score's 150 have far more pairs than
+            // it needs, and on a handwritten sheet this pass at one pen width is read again at two.
+            var network = try handwritten.readEach(Array(numericFields.prefix(writing == .auto ? spreadSample : numericFields.count)), quick: true)
             if writing == .auto, let told = SameDigitSpread(network)?.writing { decided = told }
-            if decided == .auto {
-                let byLine = try printed.readByLine(numbers.inked, into: &numbers.readings)
-                // Tesseract's readings of handwritten numbers are only this evidence: their second opinions are not
-                // sought once the lines alone prove the sheet handwritten.
-                decided = Self.judge(byLine.readings.compactMap { $0 }, unsettled: byLine.waiting.count,
-                                     share: printedShare, confidence: printedConfidence) ?? .auto
-                if decided != .hand {
-                    numbers.readings = try printed.settled(byLine)
-                    if decided == .auto { decided = Self.judge(numbers.readings.map { $0! }, share: printedShare, confidence: printedConfidence) }
+            if decided != .hand {
+                network = handwritten.doubtingSmallMarks(network + (try handwritten.readEach(Array(numericFields.dropFirst(network.count)), quick: true)))
+                var numbers = try printed.cleanNumbers(numericFields)
+                if decided == .auto {
+                    let byLine = try printed.readByLine(numbers.inked, into: &numbers.readings)
+                    // Tesseract's readings of handwritten numbers are only this evidence: their second opinions are not
+                    // sought once the lines alone prove the sheet handwritten.
+                    decided = Self.judge(byLine.readings.compactMap { $0 }, unsettled: byLine.waiting.count,
+                                         share: printedShare, confidence: printedConfidence) ?? .auto
+                    if decided != .hand {
+                        numbers.readings = try printed.settled(byLine)
+                        if decided == .auto { decided = Self.judge(numbers.readings.map { $0! }, share: printedShare, confidence: printedConfidence) }
+                    }
+                } else {
+                    // Tesseract reads a number worse alone than among others (two printed dates read alone fell to 50
+                    // and 64, read right at 90+ in the whole stack): the doubted ones are read among at least `fewestStacked`.
+                    var doubted = Set(numbers.inked.filter { !Self.settledByNetwork(network[$0.index].reading) }.map(\.index))
+                    if !doubted.isEmpty {
+                        for item in numbers.inked where doubted.count < Self.fewestStacked { doubted.insert(item.index) }
+                    }
+                    let stacked = numbers.inked.filter { doubted.contains($0.index) }
+                    numbers.readings = try printed.settled(printed.readByLine(stacked, into: &numbers.readings))
                 }
-            } else if decided == .print {
-                // Tesseract reads a number worse alone than among others (two printed dates read alone fell to 50 and
-                // 64, read right at 90+ in the whole stack): the doubted ones are read among at least `fewestStacked`.
-                var doubted = Set(numbers.inked.filter { !Self.settledByNetwork(network[$0.index].reading) }.map(\.index))
-                if !doubted.isEmpty {
-                    for item in numbers.inked where doubted.count < Self.fewestStacked { doubted.insert(item.index) }
+                if decided == .print {
+                    for (k, i) in numeric.enumerated() { readings[i] = numbers.readings[k] ?? network[k].reading }
+                    readForPrint = network
                 }
-                let stacked = numbers.inked.filter { doubted.contains($0.index) }
-                numbers.readings = try printed.settled(printed.readByLine(stacked, into: &numbers.readings))
-            }
-            if decided == .print {
-                for (k, i) in numeric.enumerated() { readings[i] = numbers.readings[k] ?? network[k].reading }
-                readForPrint = network
             }
         }
         var handResults = try readForPrint ?? handwritten.readResults(numericFields)
