@@ -10,8 +10,8 @@ import Testing
     static let esc = "\u{1B}"
 
     /// sheet-019 and, with `cleanToo`, sheet-001 queued by --review-all, scanned once per kind into a store
-    /// that each test copies. Tesseract read sheet-019's ot.saves at 67%, which its sums make sure (99): the
-    /// store is then given that reading as flagged, the ink's confidence, so that the walk has one flagged field.
+    /// that each test copies. Its sums make sheet-019's ot.saves sure: the store is then given that reading as
+    /// flagged, at its reader's own confidence, so that the walk has one flagged field.
     static let scanned: URL = scan(["sheet-019.jpg"])
     static let scannedTwo: URL = scan(["sheet-019.jpg", "sheet-001.jpg"])
 
@@ -71,7 +71,12 @@ import Testing
         let started = Date()
         let t = try Self.open(db)
         #expect(t.waitFor("ot.saves (count)  FLAGGED"))
-        #expect(t.text().contains("67% sure"))
+        // The reader's own confidence, which the store was given above.
+        let ink: Double = try #require(Self.query(db, """
+            SELECT confidence FROM field_readings
+            WHERE field = 'ot.saves' AND sheet_id = (SELECT id FROM sheets WHERE path LIKE '%sheet-019.jpg')
+            """))
+        #expect(t.text().contains("\(Int(ink.rounded()))% sure"))
         // The cell image: 24-bit colour half-blocks.
         #expect(t.raw.contains("▀"))
         #expect(t.raw.contains("\(Self.esc)[0;38;2;"))

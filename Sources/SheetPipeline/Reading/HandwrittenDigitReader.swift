@@ -79,8 +79,17 @@ public final class HandwrittenDigitReader {
 
     /// As `read`, with each field's characters' embeddings.
     public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
+        doubtingSmallMarks(try readEach(fields, quick: quick))
+    }
+
+    /// Each field read on its own, before its characters are compared with the sheet's (`doubtingSmallMarks`).
+    func readEach(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
         let shares = quick ? [quickStrokeShare] : strokeShares
-        let results = try fields.map { try read($0.field, $0.cell, strokeShares: shares) }
+        return try fields.map { try read($0.field, $0.cell, strokeShares: shares) }
+    }
+
+    /// A sheet's fields read, their characters written much smaller than the sheet's others doubted.
+    func doubtingSmallMarks(_ results: [FieldResult]) -> [FieldResult] {
         let heights = results.flatMap(\.glyphHeights).sorted()
         guard heights.count >= 5 else { return results }
         let median = Double(heights[heights.count / 2])

@@ -85,6 +85,21 @@ public final class PrintedFieldReader: FieldRecognizer {
 
     /// The digit fields among `fields` read from their lines (`NumbersByLine`).
     func readNumbersByLine(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> NumbersByLine {
+        var numbers = try cleanNumbers(fields)
+        return try readByLine(numbers.inked, into: &numbers.readings)
+    }
+
+    /// A sheet's digit fields cleaned: the empty ones read (empty boxes need no Tesseract call), the others
+    /// waiting for Tesseract.
+    struct CleanedNumbers {
+        /// One per field given; set for the empty fields only, until some are read (`readByLine`).
+        var readings: [FieldReading?]
+        /// The fields with ink in a box, in the order given.
+        var inked: [PendingDigits]
+    }
+
+    /// The digit fields among `fields` cleaned (`CleanedNumbers`).
+    func cleanNumbers(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> CleanedNumbers {
         var readings = [FieldReading?](repeating: nil, count: fields.count)
         var pending: [PendingDigits] = []
         for (index, (field, cell)) in fields.enumerated() where field.kind.isWrittenInDigits {
@@ -102,8 +117,14 @@ public final class PrintedFieldReader: FieldRecognizer {
                                                doubts: clean ? [] : [.faintMarksInEmptyField])
             }
         }
+        return CleanedNumbers(readings: readings, inked: pending)
+    }
+
+    /// `items` read from their lines in one stacked call. Their readings are set in `readings` (at each item's
+    /// index), except those waiting for a second opinion; the result holds the same readings and the waiting.
+    func readByLine(_ items: [PendingDigits], into readings: inout [FieldReading?]) throws -> NumbersByLine {
         var waiting: [(item: PendingDigits, line: DigitRead)] = []
-        for (item, line) in zip(pending, try readStacked(pending)) {
+        for (item, line) in zip(items, try readStacked(items)) {
             if wantsSecondOpinion(item, line) {
                 waiting.append((item, line))
             } else {
