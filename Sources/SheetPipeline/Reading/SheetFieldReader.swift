@@ -1,4 +1,5 @@
 import DigitNet
+import Foundation
 import OCRKit
 import SheetModel
 
@@ -31,12 +32,15 @@ public final class SheetFieldReader: FieldRecognizer {
     /// In `auto`, how many numbers the network reads at one pen width to tell print from hand (`SameDigitSpread`).
     public var spreadSample = 40
 
-    /// A number the network reads on a printed sheet that Tesseract need not read too: sure, with no doubt.
+    /// A number the network reads on a printed sheet that Tesseract need not read too: with no doubt, and as sure
+    /// as `networkSettles` for each of its digits (a printed date's six digits at 0.998 each make 0.988, which one
+    /// line for the whole number had sent to Tesseract on most printed sheets).
     static func settledByNetwork(_ reading: FieldReading) -> Bool {
-        reading.value != .empty && reading.doubts.isEmpty && reading.confidence >= networkSettles
+        let digits = max(1, reading.text.filter(\.isNumber).count)
+        return reading.value != .empty && reading.doubts.isEmpty && reading.confidence / 100 >= pow(networkSettles, Double(digits))
     }
-    /// The network's confidence from which a printed number is left to it alone.
-    static let networkSettles = 99.0
+    /// The network's probability, per digit, from which a printed number is left to it alone.
+    static let networkSettles = 0.99
     /// The fewest numbers Tesseract reads in one stack on a printed sheet.
     static let fewestStacked = 8
 
