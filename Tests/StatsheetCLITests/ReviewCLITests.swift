@@ -72,10 +72,11 @@ import Testing
         let t = try Self.open(db)
         #expect(t.waitFor("ot.saves (count)  FLAGGED"))
         // The reader's own confidence, which the store was given above.
-        let ink: Double = try #require(Self.query(db, """
+        let stored: Double? = try Self.query(db, """
             SELECT confidence FROM field_readings
             WHERE field = 'ot.saves' AND sheet_id = (SELECT id FROM sheets WHERE path LIKE '%sheet-019.jpg')
-            """))
+            """)
+        let ink = try #require(stored)
         #expect(t.text().contains("\(Int(ink.rounded()))% sure"))
         // The cell image: 24-bit colour half-blocks.
         #expect(t.raw.contains("▀"))
