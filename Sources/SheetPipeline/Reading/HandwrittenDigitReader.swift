@@ -71,18 +71,19 @@ public final class HandwrittenDigitReader {
     public var smallGlyphShare = 0.6
 
     /// Reads a sheet's digit fields, then doubts the ones written much smaller than the rest.
-    ///
-    /// - Parameter quick: one pen width (`quickStrokeShare`) instead of `strokeShares`, for checking print.
-    public func read(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldReading] {
-        try readResults(fields, quick: quick).map(\.reading)
+    public func read(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldReading] {
+        try readResults(fields).map(\.reading)
     }
 
     /// As `read`, with each field's characters' embeddings.
-    public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
-        doubtingSmallMarks(try readEach(fields, quick: quick))
+    public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldResult] {
+        doubtingSmallMarks(try readEach(fields))
     }
 
     /// Each field read on its own, before its characters are compared with the sheet's (`doubtingSmallMarks`).
+    ///
+    /// - Parameter quick: one pen width (`quickStrokeShare`) instead of `strokeShares`, for print and for telling
+    ///   print from hand (`SheetFieldReader`).
     func readEach(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
         let shares = quick ? [quickStrokeShare] : strokeShares
         return try fields.map { try read($0.field, $0.cell, strokeShares: shares) }
