@@ -70,13 +70,14 @@ public struct SuggestionSearch {
     public init(template: SheetTemplate, rules: ParsedRules? = nil, today: Date = Date()) {
         self.template = template
         self.today = today
-        self.kinds = RuleEvaluator.kinds(of: template.fields)
+        let parsed = rules ?? ParsedRules(template)
+        self.kinds = parsed.kinds
         // Warnings (a sixth foul) describe unusual play, not a misread: the search mends errors only.
-        self.rules = (rules ?? ParsedRules(template)).rules.filter { $0.spec.effectiveSeverity == .error }
-            .compactMap { rule in rule.expression.map { (name: rule.spec.id, expression: $0) } }.enumerated()
-            .map { CheckedRule(id: $0, name: $1.name, expression: $1.expression, fields: Set($1.expression.fieldIDs(in: template.fields))) }
+        self.rules = zip(parsed.rules, parsed.fieldIDs).filter { $0.0.spec.effectiveSeverity == .error }
+            .compactMap { rule, fields in rule.expression.map { (name: rule.spec.id, expression: $0, fields: fields) } }.enumerated()
+            .map { CheckedRule(id: $0, name: $1.name, expression: $1.expression, fields: Set($1.fields)) }
         self.groups = Self.groups(of: self.rules)
-        self.expansions = RuleEvaluator.expansions(of: self.rules.flatMap(\.expression.fieldReferences), in: template.fields)
+        self.expansions = parsed.expansions
     }
 
     /// Rules in groups that share no field. The fields are independent, so what the readings of one group
