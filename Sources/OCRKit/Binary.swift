@@ -104,6 +104,16 @@ extension Image {
         return Int(count)
     }
 
+    /// The smallest rectangle holding every foreground pixel of a 1-bit image; nil when it has none.
+    public var foregroundBounds: PixelRect? {
+        var box: UnsafeMutablePointer<BOX>?
+        guard pixClipBoxToForeground(pix, nil, nil, &box) == 0, box != nil else { return nil }
+        defer { boxDestroy(&box) }
+        var x: Int32 = 0, y: Int32 = 0, w: Int32 = 0, h: Int32 = 0
+        boxGetGeometry(box, &x, &y, &w, &h)
+        return w > 0 && h > 0 ? PixelRect(x: Int(x), y: Int(y), width: Int(w), height: Int(h)) : nil
+    }
+
     /// The part of the image inside `rect` (clamped to the image).
     public func cropped(to rect: PixelRect) throws(ImagingError) -> Image {
         guard let r = rect.clamped(to: PixelRect(x: 0, y: 0, width: width, height: height)) else {

@@ -159,7 +159,13 @@ public final class PrintedFieldReader: FieldRecognizer {
         let cleaned = try cleaner.clean(field, in: cell)
         try writeDebug(field, cell, cleaned)
         guard cleaned.totalInk >= 0.003 else { return (FieldReading(value: .empty, text: "", confidence: 97), []) }
-        let image = try cleaned.ink.grayScaled(by: textScale / cell.scale).padded(by: padding)
+        // Tesseract's LSTM steps across the whole width it is given: the line's blank end, a half of most
+        // name cells, cost as much as its letters. Cut to the ink's columns, the line keeps its height.
+        var ink = cleaned.ink
+        if let bounds = ink.foregroundBounds {
+            ink = try ink.cropped(to: PixelRect(x: bounds.x, y: 0, width: bounds.width, height: ink.height))
+        }
+        let image = try ink.grayScaled(by: textScale / cell.scale).padded(by: padding)
         let recognition = try engine.recognize(image, segmentation: .singleLine, dpi: Int(textScale * 72))
         let text = recognition.text.trimmingCharacters(in: .whitespaces)
         guard !text.isEmpty else {
