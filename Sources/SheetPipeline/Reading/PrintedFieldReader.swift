@@ -98,26 +98,38 @@ public final class PrintedFieldReader: FieldRecognizer {
         var inked: [PendingDigits]
     }
 
-    /// The digit fields among `fields` cleaned (`CleanedNumbers`).
-    func cleanNumbers(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> CleanedNumbers {
-        var readings = [FieldReading?](repeating: nil, count: fields.count)
-        var pending: [PendingDigits] = []
-        for (index, (field, cell)) in fields.enumerated() where field.kind.isWrittenInDigits {
-            let cleaned = try cleaner.clean(field, in: cell)
-            try writeDebug(field, cell, cleaned)
-            let inked = cleaned.inkPerBox.map { $0 >= boxInkThreshold }
-            if inked.contains(true) {
-                let image = try cleaned.ink.grayScaled(by: digitScale / cell.scale)
-                pending.append(PendingDigits(index: index, field: field, cell: cell, cleaned: cleaned, inked: inked, image: image))
-            } else {
-                // Confident in emptiness only when the boxes are really clean, not merely under the threshold.
-                let faint = cleaned.inkPerBox.max() ?? 0
-                let clean = faint < boxInkThreshold / 3
-                readings[index] = FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60,
-                                               doubts: clean ? [] : [.faintMarksInEmptyField])
+    /// The digit fields among `fields` cleaned (`CleanedNumbers`), or only those whose index `include` admits
+    /// (the others are left unread, nil).
+    func cleanNumbers(_ fields: [(field: FieldSpec, cell: FieldCell)], where include: (Int) -> Bool = { _ in true }) throws -> CleanedNumbers {
+        var numbers = CleanedNumbers(readings: [FieldReading?](repeating: nil, count: fields.count), inked: [])
+        for (index, (field, cell)) in fields.enumerated() where field.kind.isWrittenInDigits && include(index) {
+            switch try cleanNumber(index, field, cell) {
+            case .empty(let reading): numbers.readings[index] = reading
+            case .inked(let item): numbers.inked.append(item)
             }
         }
-        return CleanedNumbers(readings: readings, inked: pending)
+        return numbers
+    }
+
+    /// A digit field cleaned: read as empty when no box holds ink, else waiting for Tesseract.
+    enum CleanedNumber {
+        case empty(FieldReading)
+        case inked(PendingDigits)
+    }
+
+    /// One digit field (`index` in the caller's list) cleaned (`CleanedNumber`).
+    func cleanNumber(_ index: Int, _ field: FieldSpec, _ cell: FieldCell) throws -> CleanedNumber {
+        let cleaned = try cleaner.clean(field, in: cell)
+        try writeDebug(field, cell, cleaned)
+        let inked = cleaned.inkPerBox.map { $0 >= boxInkThreshold }
+        guard inked.contains(true) else {
+            // Confident in emptiness only when the boxes are really clean, not merely under the threshold.
+            let faint = cleaned.inkPerBox.max() ?? 0
+            let clean = faint < boxInkThreshold / 3
+            return .empty(FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60, doubts: clean ? [] : [.faintMarksInEmptyField]))
+        }
+        let image = try cleaned.ink.grayScaled(by: digitScale / cell.scale)
+        return .inked(PendingDigits(index: index, field: field, cell: cell, cleaned: cleaned, inked: inked, image: image))
     }
 
     /// `items` read from their lines in one stacked call. Their readings are set in `readings` (at each item's

@@ -81,8 +81,9 @@ public final class SheetFieldReader: FieldRecognizer {
             if writing == .auto, let told = SameDigitSpread(network)?.writing { decided = told }
             if decided != .hand {
                 network = handwritten.doubtingSmallMarks(network + (try handwritten.readEach(Array(numericFields.dropFirst(network.count)), quick: true)))
-                var numbers = try printed.cleanNumbers(numericFields)
+                var numbers: PrintedFieldReader.CleanedNumbers
                 if decided == .auto {
+                    numbers = try printed.cleanNumbers(numericFields)
                     let byLine = try printed.readByLine(numbers.inked, into: &numbers.readings)
                     // Tesseract's readings of handwritten numbers are only this evidence: their second opinions are not
                     // sought once the lines alone prove the sheet handwritten.
@@ -93,14 +94,20 @@ public final class SheetFieldReader: FieldRecognizer {
                         if decided == .auto { decided = Self.judge(numbers.readings.map { $0! }, share: printedShare, confidence: printedConfidence) }
                     }
                 } else {
-                    // Tesseract reads a number worse alone than among others (two printed dates read alone fell to 50
-                    // and 64, read right at 90+ in the whole stack): the doubted ones are read among at least `fewestStacked`.
-                    var doubted = Set(numbers.inked.filter { !Self.settledByNetwork(network[$0.index].reading) }.map(\.index))
-                    if !doubted.isEmpty {
-                        for item in numbers.inked where doubted.count < Self.fewestStacked { doubted.insert(item.index) }
+                    // Only the numbers the network does not settle are cleaned for Tesseract (the cleaning of a box
+                    // score's 150 cost 30 ms). Tesseract reads a number worse alone than among others (two printed
+                    // dates read alone fell to 50 and 64, read right at 90+ in the whole stack): the doubted ones are
+                    // read among at least `fewestStacked`, the first settled ones with ink in field order.
+                    let settled = numericFields.indices.filter { Self.settledByNetwork(network[$0].reading) }
+                    let settledSet = Set(settled)
+                    numbers = try printed.cleanNumbers(numericFields, where: { !settledSet.contains($0) })
+                    for k in settled where !numbers.inked.isEmpty && numbers.inked.count < Self.fewestStacked {
+                        if case .inked(let item) = try printed.cleanNumber(k, numericFields[k].field, numericFields[k].cell) {
+                            numbers.inked.append(item)
+                        }
                     }
-                    let stacked = numbers.inked.filter { doubted.contains($0.index) }
-                    numbers.readings = try printed.settled(printed.readByLine(stacked, into: &numbers.readings))
+                    numbers.inked.sort { $0.index < $1.index }
+                    numbers.readings = try printed.settled(printed.readByLine(numbers.inked, into: &numbers.readings))
                 }
                 if decided == .print {
                     for (k, i) in numeric.enumerated() {
