@@ -47,16 +47,17 @@ public struct StrikeThrough: Sendable {
                 }
                 // A free end: the column holds only thin runs (strokes crossing it), one of them the line.
                 func free(_ x: Int) -> Bool { onLine(x) && runs[x].allSatisfy { $0.bottom - $0.top + 1 <= thin } }
-                // The line's columns, from its left end, bridging gaps of two columns (a cleaned divider).
+                // The line's columns, from its left end, bridging gaps of two columns (a cleaned divider). The widest
+                // stroke reaches the glyph's edges: the line starts in its first two columns, and ends in its last two.
                 var a = 0
-                while a < w && !onLine(a) { a += 1 }
+                while a < 2 && !onLine(a) { a += 1 }
+                guard a <= 1 else { continue }
                 var b = a, x = a
                 while x < w {
                     if onLine(x) { b = x } else if x - b > 2 { break }
                     x += 1
                 }
-                // The widest stroke: it reaches the glyph's left and right edges.
-                guard a <= 1, b >= w - 2, b - a + 1 >= minRun else { continue }
+                guard b >= w - 2, b - a + 1 >= minRun else { continue }
                 var left = 0, right = 0
                 while a + left <= b && free(a + left) { left += 1 }
                 while b - right >= a && free(b - right) { right += 1 }
