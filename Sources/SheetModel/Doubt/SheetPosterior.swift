@@ -209,11 +209,10 @@ public struct SheetPosterior {
             /// The rules broken by the values as read with `changed` applied.
             func brokenRules(_ changed: [Int: FieldValue]) -> [Bool] {
                 guard !changed.isEmpty else { return baseBroken }
-                var trial = values
-                for (k, v) in changed { trial[ids[k]] = v }
+                let trial = Dictionary(uniqueKeysWithValues: changed.map { (ids[$0.key], $0.value) })
                 var touched = Set<Int>()
                 for k in changed.keys { touched.formUnion(rulesOf[k]) }
-                return rules.indices.map { touched.contains($0) ? !search.holds(trial, [rules[$0]]) : baseBroken[$0] }
+                return rules.indices.map { touched.contains($0) ? !search.holds(values, changed: trial, [rules[$0]]) : baseBroken[$0] }
             }
             func broken(_ changed: [Int: FieldValue]) -> Int { brokenRules(changed).filter { $0 }.count }
 

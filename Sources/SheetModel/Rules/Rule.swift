@@ -54,6 +54,12 @@ public struct RuleEvaluator {
 
     /// Each field-id pattern's matching ids, in template order, when the caller expanded them already.
     let expansions: [String: [String]]
+    /// Values read in place of `values`' own: a trial assignment of a few numbers, weighed without copying
+    /// the sheet's hundreds (the model of doubt tries thousands of them on a box score).
+    var changed: [String: FieldValue] = [:]
+
+    /// The value `id` has here: `changed`'s, else `values`'.
+    func value(_ id: String) -> FieldValue? { changed[id] ?? values[id] }
 
     /// For callers that evaluate many value sets over one template (the model of doubt): the kinds, and the
     /// patterns' expansions (`expansions(of:in:)`), are worked out once, not for every evaluation.
@@ -68,7 +74,7 @@ public struct RuleEvaluator {
 
     /// The ids each pattern among `references` matches, in template order.
     static func expansions(of references: [String], in fields: [FieldSpec]) -> [String: [String]] {
-        Dictionary(references.filter { $0.contains("*") }.map { pattern in (pattern, fields.map(\.id).filter { matches($0, pattern) }) },
+        Dictionary(references.filter(isPattern).map { pattern in (pattern, fields.map(\.id).filter { matches($0, pattern) }) },
                    uniquingKeysWith: { first, _ in first })
     }
 
@@ -115,10 +121,10 @@ public struct RuleEvaluator {
                 return .integer(checked)
             case "present":
                 guard case .field(let id) = args[0] else { throw RuleEvaluationError(message: "present takes a field id") }
-                return .boolean((values[id] ?? .empty) != .empty)
+                return .boolean((value(id) ?? .empty) != .empty)
             case "not_future":
                 guard case .field(let id) = args[0] else { throw RuleEvaluationError(message: "not_future takes a date field") }
-                guard case .string(let text)? = values[id] else { return .boolean(true) }
+                guard case .string(let text)? = value(id) else { return .boolean(true) }
                 guard let date = Self.parseDate(text) else { return .boolean(false) }
                 return .boolean(Self.isNotFuture(date, today: today))
             default: throw RuleEvaluationError(message: "unknown function \(name)")
@@ -128,7 +134,7 @@ public struct RuleEvaluator {
 
     private func fieldValue(_ id: String) throws(RuleEvaluationError) -> RuleValue {
         guard let kind = kinds[id] else { throw RuleEvaluationError(message: "unknown field '\(id)'") }
-        switch values[id] ?? .empty {
+        switch value(id) ?? .empty {
         case .empty:
             switch kind {
             case .checkbox: return .boolean(false)
@@ -159,7 +165,7 @@ public struct RuleEvaluator {
     private func expand(_ args: [Expression]) throws(RuleEvaluationError) -> [Expression] {
         var out: [Expression] = []
         for arg in args {
-            if case .field(let pattern) = arg, pattern.contains("*") {
+            if case .field(let pattern) = arg, Self.isPattern(pattern) {
                 let matches = expansions[pattern] ?? fieldIds.filter { Self.matches($0, pattern) }
                 guard !matches.isEmpty else { throw RuleEvaluationError(message: "no field matches '\(pattern)'") }
                 out += matches.map(Expression.field)
@@ -170,13 +176,17 @@ public struct RuleEvaluator {
         return out
     }
 
+    /// Whether a field reference is a pattern (holds a `*`). Asked of every argument of every sum evaluated:
+    /// `String.contains` with a string argument goes through Foundation's search, a hundred times slower.
+    static func isPattern(_ reference: String) -> Bool { reference.utf8.contains(UInt8(ascii: "*")) }
+
     /// `*` matches any run of characters other than '.'.
     static func matches(_ id: String, _ pattern: String) -> Bool {
         let idParts = id.split(separator: ".", omittingEmptySubsequences: false)
         let patternParts = pattern.split(separator: ".", omittingEmptySubsequences: false)
         guard idParts.count == patternParts.count else { return false }
         return zip(idParts, patternParts).allSatisfy { part, p in
-            guard p.contains("*") else { return part == p }
+            guard isPattern(String(p)) else { return part == p }
             let pieces = p.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
             var rest = Substring(part)
             for (i, piece) in pieces.enumerated() {

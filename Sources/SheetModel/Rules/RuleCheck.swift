@@ -137,7 +137,7 @@ extension Expression {
     static func ids(_ references: [String], in fields: [FieldSpec]) -> [String] {
         var seen: [String] = []
         for ref in references {
-            let ids = ref.contains("*") ? fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
+            let ids = RuleEvaluator.isPattern(ref) ? fields.map(\.id).filter { RuleEvaluator.matches($0, ref) } : [ref]
             for id in ids where !seen.contains(id) { seen.append(id) }
         }
         return seen

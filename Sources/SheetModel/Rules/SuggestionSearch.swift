@@ -155,9 +155,8 @@ public struct SuggestionSearch {
         }
         guard case .binary(.equal, let left, let right) = rule.expression else { return searched() }
         func gap(at value: Int?) -> Int? {
-            var trial = values
-            if let value { trial[id] = .integer(value) }
-            let evaluator = RuleEvaluator(values: trial, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
+            var evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
+            if let value { evaluator.changed = [id: .integer(value)] }
             guard case .integer(let l)? = try? evaluator.evaluate(left), case .integer(let r)? = try? evaluator.evaluate(right) else { return nil }
             return l - r
         }
@@ -169,9 +168,7 @@ public struct SuggestionSearch {
         guard asRead != 0, step != 0, asRead % step == 0 else { return nil }
         let wanted = n - asRead / step
         guard range.contains(wanted) else { return nil }
-        var trial = values
-        trial[id] = .integer(wanted)
-        return holds(trial, [rule]) ? onPaper(.integer(wanted), of: id, values: values) : searched()
+        return holds(values, changed: [id: .integer(wanted)], [rule]) ? onPaper(.integer(wanted), of: id, values: values) : searched()
     }
 
     /// True when `read` differs from `written` as one misread does: one digit read as another (17 as 11),
@@ -206,8 +203,9 @@ public struct SuggestionSearch {
         return !others.isEmpty && others.allSatisfy { (values[$0.id] ?? .empty) == .empty }
     }
 
-    func holds(_ values: [String: FieldValue], _ rules: some Sequence<CheckedRule>) -> Bool {
-        let evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
+    func holds(_ values: [String: FieldValue], changed: [String: FieldValue] = [:], _ rules: some Sequence<CheckedRule>) -> Bool {
+        var evaluator = RuleEvaluator(values: values, fields: template.fields, kinds: kinds, today: today, expansions: expansions)
+        evaluator.changed = changed
         return rules.allSatisfy { (try? evaluator.evaluate($0.expression)) == .boolean(true) }
     }
 }
