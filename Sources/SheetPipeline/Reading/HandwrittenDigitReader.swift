@@ -76,17 +76,29 @@ public final class HandwrittenDigitReader {
     }
 
     /// As `read`, with each field's characters' embeddings.
-    public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [FieldResult] {
-        doubtingSmallMarks(try readEach(fields))
+    ///
+    /// - Parameter cleaned: the ink of the first fields, cleaned already (`cleanEach`).
+    public func readResults(_ fields: [(field: FieldSpec, cell: FieldCell)], cleaned: [HandwritingCleaner.Ink] = []) throws -> [FieldResult] {
+        doubtingSmallMarks(try readEach(fields, cleaned: cleaned))
+    }
+
+    /// Each field's ink, cleaned of its printed box: what `readEach` reads, which a sheet read twice (at one pen
+    /// width to tell print from hand, then at two) cleans once.
+    func cleanEach(_ fields: [(field: FieldSpec, cell: FieldCell)]) throws -> [HandwritingCleaner.Ink] {
+        try fields.map { try cleaner.clean($0.field, in: $0.cell) }
     }
 
     /// Each field read on its own, before its characters are compared with the sheet's (`doubtingSmallMarks`).
     ///
-    /// - Parameter quick: one pen width (`quickStrokeShare`) instead of `strokeShares`, for print and for telling
-    ///   print from hand (`SheetFieldReader`).
-    func readEach(_ fields: [(field: FieldSpec, cell: FieldCell)], quick: Bool = false) throws -> [FieldResult] {
+    /// - Parameters:
+    ///   - cleaned: the ink of the first fields, cleaned already (`cleanEach`); the others are cleaned here.
+    ///   - quick: one pen width (`quickStrokeShare`) instead of `strokeShares`, for print and for telling
+    ///     print from hand (`SheetFieldReader`).
+    func readEach(_ fields: [(field: FieldSpec, cell: FieldCell)], cleaned: [HandwritingCleaner.Ink] = [], quick: Bool = false) throws -> [FieldResult] {
         let shares = quick ? [quickStrokeShare] : strokeShares
-        return try fields.map { try read($0.field, $0.cell, strokeShares: shares) }
+        return try fields.enumerated().map { k, item in
+            try read(item.field, item.cell, strokeShares: shares, cleaned: k < cleaned.count ? cleaned[k] : nil)
+        }
     }
 
     /// A sheet's fields read, their characters written much smaller than the sheet's others doubted.
@@ -118,8 +130,8 @@ public final class HandwrittenDigitReader {
         try read(field, cell, strokeShares: strokeShares)
     }
 
-    func read(_ field: FieldSpec, _ cell: FieldCell, strokeShares: [Double]) throws -> FieldResult {
-        let cleaned = try cleaner.clean(field, in: cell)
+    func read(_ field: FieldSpec, _ cell: FieldCell, strokeShares: [Double], cleaned: HandwritingCleaner.Ink? = nil) throws -> FieldResult {
+        let cleaned = try cleaned ?? cleaner.clean(field, in: cell)
         let boxHeight = cleaned.boxes.map(\.height).max() ?? cleaned.image.height
         if let debugFolder {
             _ = FileManager.default.createFile(atPath: "\(debugFolder)/\(field.id).hand.png", contents: Data(try cleaned.image.encoded(as: .png)))

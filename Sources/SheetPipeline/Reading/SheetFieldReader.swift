@@ -74,10 +74,14 @@ public final class SheetFieldReader: FieldRecognizer {
         var readings = [FieldReading](repeating: FieldReading(value: .empty, text: "", confidence: 0), count: fields.count)
         var decided = writing
         var readForPrint: [HandwrittenDigitReader.FieldResult]?
+        /// The first numbers' ink, cleaned for the network's first pass: a handwritten sheet's numbers are read again.
+        var sampleInk: [HandwritingCleaner.Ink] = []
         if writing != .hand {
             // The spread is measured on the first `spreadSample` numbers: a box score's 150 have far more pairs than
             // it needs, and on a handwritten sheet this pass at one pen width is read again at two.
-            var network = try handwritten.readEach(Array(numericFields.prefix(writing == .auto ? spreadSample : numericFields.count)), quick: true)
+            let sample = Array(numericFields.prefix(writing == .auto ? spreadSample : numericFields.count))
+            sampleInk = try handwritten.cleanEach(sample)
+            var network = try handwritten.readEach(sample, cleaned: sampleInk, quick: true)
             if writing == .auto, let told = SameDigitSpread(network)?.writing { decided = told }
             if decided != .hand {
                 network = handwritten.doubtingSmallMarks(network + (try handwritten.readEach(Array(numericFields.dropFirst(network.count)), quick: true)))
@@ -125,7 +129,7 @@ public final class SheetFieldReader: FieldRecognizer {
                 }
             }
         }
-        var handResults = try readForPrint ?? handwritten.readResults(numericFields)
+        var handResults = try readForPrint ?? handwritten.readResults(numericFields, cleaned: sampleInk)
         var hand = handResults.map(\.reading)
         // Faint pencil can be invisible to the printed reader's threshold, so a sheet it saw as nearly
         // empty looked printed: when the network finds numbers in several fields Tesseract saw empty,
@@ -136,7 +140,7 @@ public final class SheetFieldReader: FieldRecognizer {
             let seenByNetwork = hand.filter { $0.value != .empty }.count
             if unseen >= 3 && Double(unseen) >= Self.unseenShare * Double(seenByNetwork) {
                 decided = .hand
-                handResults = try handwritten.readResults(numericFields)
+                handResults = try handwritten.readResults(numericFields, cleaned: sampleInk)
                 hand = handResults.map(\.reading)
             }
         }
