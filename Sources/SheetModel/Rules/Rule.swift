@@ -59,7 +59,7 @@ public struct RuleEvaluator {
     var changed: [String: FieldValue] = [:]
 
     /// The value `id` has here: `changed`'s, else `values`'.
-    func value(_ id: String) -> FieldValue? { changed[id] ?? values[id] }
+    func value(_ id: String) -> FieldValue? { changed.isEmpty ? values[id] : changed[id] ?? values[id] }
 
     /// For callers that evaluate many value sets over one template (the model of doubt): the kinds, and the
     /// patterns' expansions (`expansions(of:in:)`), are worked out once, not for every evaluation.
