@@ -57,6 +57,30 @@ import Testing
         #expect(try Self.evaluate("present(q2.shots)", values) == .boolean(false))
     }
 
+    @Test func aTrialValueStandsInForTheSheetsOwn() throws {
+        let values: [String: FieldValue] = ["q1.shots": .integer(7), "q2.shots": .integer(2), "total.shots": .integer(7)]
+        var evaluator = RuleEvaluator(values: values, fields: Self.fields, today: RuleEvaluator.parseDate("2026-11-22")!)
+        let sum = try RuleParser.parse("sum(q*.shots) == total.shots")
+        #expect(try evaluator.evaluate(sum) == .boolean(false))
+        evaluator.changed = ["q2.shots": .empty]   // an empty count adds 0
+        #expect(try evaluator.evaluate(sum) == .boolean(true))
+        evaluator.changed = ["total.shots": .integer(9)]
+        #expect(try evaluator.evaluate(sum) == .boolean(true))
+        #expect(try evaluator.evaluate(try RuleParser.parse("present(q2.shots)")) == .boolean(true))
+        #expect(evaluator.values["total.shots"] == .integer(7))
+    }
+
+    @Test func parsedRulesKeepEachRulesFieldsAndExpandedPatterns() throws {
+        let template = SheetTemplate(format: 1, id: "t", version: 1, title: "T", page: PageSize(width: 612, height: 792), fields: Self.fields,
+                                     rules: [RuleSpec(id: "total", check: "sum(q*.shots) == total.shots", message: "m"),
+                                             RuleSpec(id: "one", check: "count(c.*) <= 1", message: "m"),
+                                             RuleSpec(id: "broken", check: "q1.shots ==", message: "m")])
+        let parsed = ParsedRules(template)
+        #expect(parsed.fieldIDs == [["q1.shots", "q2.shots", "total.shots"], ["c.a", "c.b"], []])
+        #expect(parsed.expansions == ["q*.shots": ["q1.shots", "q2.shots"], "c.*": ["c.a", "c.b"]])
+        #expect(RuleEvaluator.isPattern("q*.shots") && !RuleEvaluator.isPattern("q1.shots"))
+    }
+
     @Test func checkboxesCountAndCombine() throws {
         #expect(try Self.evaluate("count(c.*) == 1", ["c.a": .boolean(true)]) == .boolean(true))
         #expect(try Self.evaluate("count(c.a, c.b) == 1", [:]) == .boolean(false))
