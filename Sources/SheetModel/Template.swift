@@ -71,6 +71,13 @@ public struct PrintedLabel: Sendable, Equatable, Codable {
     }
 }
 
+/// A straight printed line of a form, from one end to the other, in points.
+public struct Landmark: Sendable, Equatable, Codable {
+    public var from: [Double]
+    public var to: [Double]
+    public init(from: [Double], to: [Double]) { self.from = from; self.to = to }
+}
+
 /// Page size in points.
 public struct PageSize: Sendable, Equatable, Codable {
     public var width: Double, height: Double
@@ -96,6 +103,16 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
     public var rules: [RuleSpec]?
     /// How a read sheet becomes a game log in the store; nil when it does not.
     public var gameLog: GameLogSpec?
+    /// True for a club's own paper, printed elsewhere: it carries none of our corner markers or id mark, so
+    /// it is aligned by its `landmarks` and told from other forms by how well they fit. Nil or false: a sheet
+    /// printed by `statsheet template render`.
+    public var printedElsewhere: Bool?
+    /// The form's own printed lines (rules, table and box edges), in points: what a sheet printed elsewhere is
+    /// aligned by. Each runs horizontally or vertically.
+    public var landmarks: [Landmark]?
+
+    /// Whether the paper carries our markers and id mark.
+    public var hasMarkers: Bool { printedElsewhere != true }
 
     public init(format: Int = SheetTemplate.supportedFormat, id: String, version: Int, title: String,
                 page: PageSize, fields: [FieldSpec], labels: [PrintedLabel]? = nil, rules: [RuleSpec]? = nil,
