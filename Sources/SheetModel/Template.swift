@@ -110,6 +110,9 @@ public struct SheetTemplate: Sendable, Equatable, Codable {
     /// The form's own printed lines (rules, table and box edges), in points: what a sheet printed elsewhere is
     /// aligned by. Each runs horizontally or vertically.
     public var landmarks: [Landmark]?
+    /// The sport the sheet records (`lacrosse`, `hockey`, `soccer`, `basketball`): what keeps one athlete's
+    /// games of two sports apart in the report. Nil for a template that does not say.
+    public var sport: String?
 
     /// Whether the paper carries our markers and id mark.
     public var hasMarkers: Bool { printedElsewhere != true }

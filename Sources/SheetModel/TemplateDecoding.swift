@@ -51,7 +51,7 @@ extension SheetTemplate {
                 problems.append("\(name): rect \(r) must have a positive width and height")
             } else if r.x < 0 || r.y < 0 || r.maxX > page.width || r.maxY > page.height {
                 problems.append("\(name): rect \(r) extends past the page (\(page.width.formatted)×\(page.height.formatted) points)")
-            } else if frame.reservedAreas.contains(where: { $0.intersects(r) }) {
+            } else if hasMarkers, frame.reservedAreas.contains(where: { $0.intersects(r) }) {
                 problems.append("\(name): rect \(r) covers an alignment marker or the template mark")
             }
             if let combs = field.combs, combs < 1 { problems.append("\(name): combs must be at least 1, not \(combs)") }
@@ -74,7 +74,53 @@ extension SheetTemplate {
                 problems.append("fields '\(fields[i].id)' and '\(fields[j].id)' overlap")
             }
         }
-        return problems + ruleProblems() + (gameLog?.problems(fields: fields) ?? [])
+        return problems + landmarkProblems() + ruleProblems() + (gameLog?.problems(fields: fields) ?? [])
+    }
+
+    /// The shortest landmark accepted, in points: a shorter line is too easily a stroke of handwriting or
+    /// a letter's bar, and says little about where the page is.
+    public static let shortestLandmark = 12.0
+    /// Parallel landmarks closer than this (points) fix no homography between them.
+    public static let landmarkSpread = 36.0
+
+    /// A form printed elsewhere needs its landmarks, each a straight horizontal or vertical line on the page,
+    /// with at least two horizontal and two vertical ones `landmarkSpread` apart: four lines that cross in four
+    /// points fix a homography. A sheet statsheet prints is aligned by its markers, so landmarks on it are
+    /// refused rather than silently ignored.
+    func landmarkProblems() -> [String] {
+        guard !hasMarkers else {
+            return landmarks == nil ? [] : ["landmarks: only a template of paper printed elsewhere (\"printedElsewhere\": true) has landmarks; a sheet statsheet prints is aligned by its markers"]
+        }
+        guard let landmarks, !landmarks.isEmpty else {
+            return ["landmarks: a template of paper printed elsewhere needs its printed lines as landmarks, to be aligned without markers"]
+        }
+        var problems: [String] = []
+        var rows: [Double] = [], columns: [Double] = []
+        for (index, landmark) in landmarks.enumerated() {
+            let name = "landmarks[\(index)]"
+            guard landmark.from.count == 2, landmark.to.count == 2 else {
+                problems.append("\(name): from and to are points [x, y]")
+                continue
+            }
+            let (a, b) = (Point(x: landmark.from[0], y: landmark.from[1]), Point(x: landmark.to[0], y: landmark.to[1]))
+            let inside = { (p: Point) in p.x >= 0 && p.y >= 0 && p.x <= page.width && p.y <= page.height }
+            if !inside(a) || !inside(b) {
+                problems.append("\(name): [\(a.x.formatted), \(a.y.formatted)]–[\(b.x.formatted), \(b.y.formatted)] extends past the page (\(page.width.formatted)×\(page.height.formatted) points)")
+            } else if a.y == b.y && abs(a.x - b.x) >= Self.shortestLandmark {
+                rows.append(a.y)
+            } else if a.x == b.x && abs(a.y - b.y) >= Self.shortestLandmark {
+                columns.append(a.x)
+            } else if a.x != b.x && a.y != b.y {
+                problems.append("\(name): a landmark runs horizontally or vertically (same y or same x at both ends)")
+            } else {
+                problems.append("\(name): shorter than \(Self.shortestLandmark.formatted) points")
+            }
+        }
+        let spread = { (positions: [Double]) in (positions.max() ?? 0) - (positions.min() ?? 0) >= Self.landmarkSpread }
+        if problems.isEmpty && !(spread(rows) && spread(columns)) {
+            problems.append("landmarks: at least two horizontal and two vertical lines, each pair \(Self.landmarkSpread.formatted) points or more apart, are needed to align the page")
+        }
+        return problems
     }
 
     /// Rules that do not parse, read unknown fields, mix types, or can never hold.

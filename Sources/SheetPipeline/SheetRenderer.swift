@@ -3,6 +3,9 @@ import SheetModel
 
 /// Draws a template's blank paper sheet: markers, template mark, boxes, combs and labels. The same
 /// template then reads the filled sheet, so what is printed and what is read cannot drift apart.
+///
+/// A template of paper printed elsewhere is drawn for checking, not printing: its boxes, labels and
+/// landmarks (as lines), without markers, mark or title, which the club's own paper does not carry.
 public struct SheetRenderer {
     public let template: SheetTemplate
     public let dpi: Int
@@ -18,22 +21,25 @@ public struct SheetRenderer {
     public func render() throws(ImagingError) -> Image {
         let page = try Image.blank(width: px(template.page.width), height: px(template.page.height))
         page.setResolution(dpi: dpi)
-        let frame = SheetFrame(page: template.page)
-
-        for marker in frame.markers { try page.fill(pixels(marker), color: .black) }
-        try page.fill(pixels(frame.ringHole), color: .white)
-        for (cell, bit) in zip(frame.markCells, TemplateMark.bits(id: template.id, version: template.version)) where bit {
-            try page.fill(pixels(cell), color: .black)
-        }
-
         let line = max(1, px(1))
         let small = try font(points: 8), body = try font(points: 10), title = try font(points: 16)
-        // The mark in words, centred under the mark: clear of the markers' quiet zones.
-        let cells = frame.markCells
-        let name = "\(template.id) v\(template.version)"
-        let centre = (px(cells.first!.x) + px(cells.last!.maxX)) / 2
-        page.drawText(name, x: centre - small.width(of: name) / 2, baseline: px(cells[0].maxY + 9), font: small)
-        page.drawText(template.title, x: px(72), baseline: px(84), font: title)
+        if template.hasMarkers {
+            let frame = SheetFrame(page: template.page)
+            for marker in frame.markers { try page.fill(pixels(marker), color: .black) }
+            try page.fill(pixels(frame.ringHole), color: .white)
+            for (cell, bit) in zip(frame.markCells, TemplateMark.bits(id: template.id, version: template.version)) where bit {
+                try page.fill(pixels(cell), color: .black)
+            }
+            // The mark in words, centred under the mark: clear of the markers' quiet zones.
+            let cells = frame.markCells
+            let name = "\(template.id) v\(template.version)"
+            let centre = (px(cells.first!.x) + px(cells.last!.maxX)) / 2
+            page.drawText(name, x: centre - small.width(of: name) / 2, baseline: px(cells[0].maxY + 9), font: small)
+            page.drawText(template.title, x: px(72), baseline: px(84), font: title)
+        }
+        for landmark in template.landmarks ?? [] where landmark.from.count == 2 && landmark.to.count == 2 {
+            try drawLine(on: page, from: Point(x: landmark.from[0], y: landmark.from[1]), to: Point(x: landmark.to[0], y: landmark.to[1]), width: line)
+        }
 
         for field in template.fields {
             let rect = pixels(field.rect)
@@ -64,6 +70,14 @@ public struct SheetRenderer {
     }
 
     private func px(_ points: Double) -> Int { Int((points * scale).rounded()) }
+
+    /// A horizontal or vertical line `width` pixels thick, centred on the points' line as a box's edge is.
+    private func drawLine(on page: Image, from a: Point, to b: Point, width: Int) throws(ImagingError) {
+        let x0 = px(min(a.x, b.x)), x1 = px(max(a.x, b.x)), y0 = px(min(a.y, b.y)), y1 = px(max(a.y, b.y))
+        let rect = a.y == b.y ? PixelRect(x: x0, y: y0 - width / 2, width: max(width, x1 - x0), height: width)
+                              : PixelRect(x: x0 - width / 2, y: y0, width: width, height: max(width, y1 - y0))
+        try page.fill(rect, color: .black)
+    }
 
     private func pixels(_ rect: Rect) -> PixelRect {
         let x = px(rect.x), y = px(rect.y)

@@ -24,12 +24,12 @@ public struct TemplateLibrary: Sendable {
 
     /// The template whose mark (id hash and version) was read from a sheet.
     public func template(markHash: UInt16, version: Int) -> SheetTemplate? {
-        entries.first { TemplateMark.idHash($0.template.id) == markHash && $0.template.version == version }?.template
+        entries.first { $0.template.hasMarkers && TemplateMark.idHash($0.template.id) == markHash && $0.template.version == version }?.template
     }
 
     /// A template with that id hash but another version, for a precise error message.
     public func template(markHash: UInt16) -> SheetTemplate? {
-        entries.first { TemplateMark.idHash($0.template.id) == markHash }?.template
+        entries.first { $0.template.hasMarkers && TemplateMark.idHash($0.template.id) == markHash }?.template
     }
 
     /// Loads every `*.json` in the folders. A template file that does not decode or check is an error

@@ -153,3 +153,58 @@ let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         #expect(lacrosse.spaceBeside(clears) == nil)
     }
 }
+
+extension TemplateDecodingTests {
+    /// The tiny template as paper printed elsewhere, with a frame of four landmarks unless told otherwise.
+    static func elsewhere(_ landmarks: [[String: Any]]? = [
+        ["from": [60, 150], "to": [300, 150]], ["from": [60, 300], "to": [300, 300]],
+        ["from": [60, 150], "to": [60, 300]], ["from": [300, 150], "to": [300, 300]],
+    ], edit: (inout [String: Any]) -> Void = { _ in }) throws -> [String] {
+        try problems { o in
+            o["printedElsewhere"] = true
+            if let landmarks { o["landmarks"] = landmarks }
+            edit(&o)
+        }
+    }
+
+    @Test func paperPrintedElsewhereDecodesWithItsLandmarks() throws {
+        let template = try SheetTemplate.decode(try Self.json { o in
+            o["printedElsewhere"] = true
+            o["landmarks"] = [["from": [60, 150], "to": [300, 150]], ["from": [60, 300], "to": [300, 300]],
+                              ["from": [60, 150], "to": [60, 300]], ["from": [300, 150], "to": [300, 300]]]
+        })
+        #expect(!template.hasMarkers)
+        #expect(template.landmarks?.count == 4)
+    }
+
+    /// Without markers nothing is reserved: a field may lie where a marker would be printed.
+    @Test func theMarkerZoneRuleAppliesOnlyToSheetsWithMarkers() throws {
+        let onMarker: (inout [String: Any]) -> Void = { o in o["fields"] = [["id": "a", "kind": "count", "rect": [20, 20, 60, 30]]] }
+        #expect(try Self.problems(onMarker) == ["fields[0] 'a': rect [20, 20, 60, 30] covers an alignment marker or the template mark"])
+        #expect(try Self.elsewhere(edit: onMarker) == [])
+    }
+
+    /// Each case: its landmarks as JSON (empty: none), and the one problem it must be refused with.
+    @Test(arguments: [
+        ("", "landmarks: a template of paper printed elsewhere needs its printed lines as landmarks, to be aligned without markers"),
+        ("[{\"from\": [60, 150], \"to\": [300, 160]}]", "landmarks[0]: a landmark runs horizontally or vertically (same y or same x at both ends)"),
+        ("[{\"from\": [60, 150], \"to\": [700, 150]}]", "landmarks[0]: [60, 150]–[700, 150] extends past the page (612×792 points)"),
+        ("[{\"from\": [60, 150], \"to\": [65, 150]}]", "landmarks[0]: shorter than 12 points"),
+        ("[{\"from\": [60], \"to\": [65, 150]}]", "landmarks[0]: from and to are points [x, y]"),
+        ("[{\"from\": [60, 150], \"to\": [300, 150]}, {\"from\": [60, 300], \"to\": [300, 300]}]",
+         "landmarks: at least two horizontal and two vertical lines, each pair 36 points or more apart, are needed to align the page"),
+        ("[{\"from\": [60, 150], \"to\": [300, 150]}, {\"from\": [60, 300], \"to\": [300, 300]}, {\"from\": [60, 150], \"to\": [60, 300]}, {\"from\": [80, 150], \"to\": [80, 300]}]",
+         "landmarks: at least two horizontal and two vertical lines, each pair 36 points or more apart, are needed to align the page"),
+    ])
+    func landmarksThatCannotAlignAPageAreRefused(landmarks: String, problem: String) throws {
+        let parsed = landmarks.isEmpty ? nil : try JSONSerialization.jsonObject(with: Data(landmarks.utf8)) as? [[String: Any]]
+        #expect(try Self.elsewhere(parsed) == [problem])
+    }
+
+    /// Landmarks on a sheet statsheet prints are refused rather than ignored: its markers align it, and a
+    /// key that silently does nothing would mislead whoever wrote it.
+    @Test func landmarksOnASheetWithMarkersAreRefused() throws {
+        let problems = try Self.problems { o in o["landmarks"] = [["from": [60, 150], "to": [300, 150]]] }
+        #expect(problems == ["landmarks: only a template of paper printed elsewhere (\"printedElsewhere\": true) has landmarks; a sheet statsheet prints is aligned by its markers"])
+    }
+}

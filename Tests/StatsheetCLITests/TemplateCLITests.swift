@@ -65,7 +65,7 @@ import Testing
         let csv = try CLITests.run(["box-scores", "--db", db, "--format", "csv"])
         #expect(csv.status == 0, "\(csv.stderr)")
         var rows = csv.stdout.split(separator: "\n").map(String.init)
-        #expect(rows.removeFirst() == "Date,Opponent,Player,Number,Points,FGM,FGA,FG%,3PM,3PA,3P%,FTM,FTA,FT%,REB,AST,STL,BLK,TO,PF")
+        #expect(rows.removeFirst() == "Date,Opponent,Player,Number,Points,FGM,FGA,FG%,3PM,3PA,3P%,FTM,FTA,FT%,REB,AST,STL,BLK,TO,PF,Team,Opp. score")
 
         var expected: [String] = []
         for name in try FileManager.default.contentsOfDirectory(atPath: samples.path) where name.hasSuffix(".truth.json") {
@@ -80,13 +80,14 @@ import Testing
                 let (fgm, fga) = (n("fg2m") + n("fg3m"), n("fg2a") + n("fg3a"))
                 let cells: [Any] = [fields["date"] as? String ?? "", fields["opponent"] as? String ?? "", fields["\(row).name"] as? String ?? "",
                                     number, n("pts"), fgm, fga, percent(fgm, fga), n("fg3m"), n("fg3a"), percent(n("fg3m"), n("fg3a")),
-                                    n("ftm"), n("fta"), percent(n("ftm"), n("fta")), n("reb"), n("ast"), n("stl"), n("blk"), n("to"), n("pf")]
+                                    n("ftm"), n("fta"), percent(n("ftm"), n("fta")), n("reb"), n("ast"), n("stl"), n("blk"), n("to"), n("pf"),
+                                    fields["team"] as? String ?? "", fields["opp.score"].map { "\($0)" } ?? ""]
                 expected.append(cells.map { "\($0)" }.joined(separator: ","))
             }
         }
         #expect(expected.count >= 50, "six sheets of 8–12 players")
         #expect(rows.sorted() == expected.sorted())
-        #expect(rows.contains { $0.hasPrefix("2024-07-29,Summit Lacrosse,Casey Brooks,47,5,2,3,66.7,1,2,50.0,0,0,,3,2,1,0,0,2") },
+        #expect(rows.contains { $0.hasPrefix("2024-07-29,Summit Lacrosse,Casey Brooks,47,5,2,3,66.7,1,2,50.0,0,0,,3,2,1,0,0,2,") },
                 "sheet-001's first player, worked out by hand")
         let games = try CLITests.run(["games", "--db", db])
         #expect(games.stdout.contains("no approved goalie game logs; \(expected.count) box-score player lines: statsheet box-scores"),

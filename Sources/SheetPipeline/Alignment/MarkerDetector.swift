@@ -51,6 +51,24 @@ public enum AlignmentError: Error, Equatable, Sendable {
     case poorFit(quality: Double)
     /// The printed boxes of these fields are not where any smooth page puts them.
     case pageNotExplained(fields: [String])
+    /// A sheet without our markers that no form printed elsewhere fits well enough: the nearest, best first.
+    case noFormFits(nearest: [FormFit])
+    /// A sheet without our markers that two forms fit about as well: which one it is cannot be told.
+    case formsAlike(nearest: [FormFit])
+
+    /// Whether a sheet refused by its markers may still be a form printed elsewhere: not when a mark of ours
+    /// was read (a sheet of ours is identified by its mark, never by fit).
+    var allowsAFormPrintedElsewhere: Bool {
+        switch self {
+        case .wrongTemplate, .wrongVersion, .unknownMark: false
+        default: true
+        }
+    }
+
+    /// Forms and their fit in words: `club-card 93%, league-tally 41%`.
+    static func listed(_ fits: [FormFit]) -> String {
+        fits.map { "\($0.template) \(Int(($0.fit * 100).rounded()))%" }.joined(separator: ", ")
+    }
 
     public var message: String {
         switch self {
@@ -70,6 +88,12 @@ public enum AlignmentError: Error, Equatable, Sendable {
             "the sheet could not be aligned (only \(Int((quality * 100).rounded()))% of its box lines were found where expected): another sheet, or a badly bent or blurred photo?"
         case .pageNotExplained(let fields):
             "the printed boxes of \(fields.count) field\(fields.count == 1 ? "" : "s") (\(fields.prefix(6).joined(separator: ", "))\(fields.count > 6 ? ", …" : "")) are not where a smoothly bent page would put them: torn, folded over, or covered there?"
+        case .noFormFits(let nearest):
+            nearest.isEmpty
+                ? "no alignment markers found, and no template of a form printed elsewhere to fit: is this a statsheet sheet, and is the whole page in the picture?"
+                : "no alignment markers found, and no form printed elsewhere fits the sheet well enough (nearest: \(Self.listed(nearest))): another form, a page that is no form, or a badly bent or blurred photo?"
+        case .formsAlike(let nearest):
+            "the sheet fits several forms printed elsewhere about as well (\(Self.listed(nearest))): name its template with --template"
         }
     }
 }

@@ -83,7 +83,7 @@ public struct SheetAligner: Sendable {
     func markedThroughItsFit(_ image: GrayBuffer, orientations: [MarkerQuad]) throws(AlignmentError) -> AlignedSheet {
         var misread: TemplateMark.Read?
         for quad in orientations {
-            for template in library.templates where Self.framed(quad, like: template) {
+            for template in library.templates where template.hasMarkers && Self.framed(quad, like: template) {
                 guard let h = Homography(from: SheetFrame(page: template.page).markerCenters, to: quad.corners) else { continue }
                 let flat = fitted(image, template: template, homography: h, quarterTurns: quad.quarterTurns, markRead: true)
                 guard let paper = try? followingThePaper(flat, image: image),
@@ -116,7 +116,7 @@ public struct SheetAligner: Sendable {
         if let markBefore {
             templates = [try template(markedBy: markBefore)]
         } else {
-            templates = requested.map { [$0] } ?? library.templates
+            templates = requested.map { [$0] } ?? library.templates.filter(\.hasMarkers)
         }
         var best: AlignedSheet?
         var firstError: AlignmentError?
@@ -193,6 +193,18 @@ public struct SheetAligner: Sendable {
     /// Only the markers seen (`markersSeen`, template order) pin the correction: a missing corner's place
     /// is the homography's guess.
     func followingThePaper(_ flat: AlignedSheet, image: GrayBuffer, markersSeen: [Int] = [0, 1, 2, 3]) throws(AlignmentError) -> AlignedSheet {
+        // The markers are on the paper too, and the homography places them exactly: the correction
+        // vanishes there, so a layout moved farther than a bend moves print is not explained away.
+        let frame = SheetFrame(page: flat.template.page)
+        let anchors = markersSeen.map { frame.markerCenters[$0] }.flatMap { c in
+            [PageWarp.Sample(at: c, axis: .x, offset: 0, weight: 10), PageWarp.Sample(at: c, axis: .y, offset: 0, weight: 10)]
+        }
+        return try followingThePaper(flat, image: image, anchors: anchors, area: fieldArea(flat.template, frame: frame))
+    }
+
+    /// The same, pinned by `anchors` (where the page is known to lie: the markers seen, or a form's
+    /// landmarks found) over `area`.
+    func followingThePaper(_ flat: AlignedSheet, image: GrayBuffer, anchors: [PageWarp.Sample], area: Rect) throws(AlignmentError) -> AlignedSheet {
         let template = flat.template
         // A close look first: on a flat page every line is within a point or so of the homography's place.
         let first = PrintedLineFinder(search: 3, scale: 1).find(in: image, template: template, mapping: flat.mapping)
@@ -204,13 +216,6 @@ public struct SheetAligner: Sendable {
         let p90 = offsets.isEmpty ? .infinity : offsets[offsets.count * 9 / 10]
         if p90 > flatTolerance || foundShare < 0.9 {
             let wide = PrintedLineFinder(search: 14, scale: 1).find(in: image, template: template, mapping: flat.mapping)
-            // The markers are on the paper too, and the homography places them exactly: the correction
-            // vanishes there, so a layout moved farther than a bend moves print is not explained away.
-            let frame = SheetFrame(page: template.page)
-            let anchors = markersSeen.map { frame.markerCenters[$0] }.flatMap { c in
-                [PageWarp.Sample(at: c, axis: .x, offset: 0, weight: 10), PageWarp.Sample(at: c, axis: .y, offset: 0, weight: 10)]
-            }
-            let area = fieldArea(template, frame: frame)
             let close = PrintedLineFinder(search: 4, scale: 2)
             if let coarse = PageWarp.fit(wide.flatMap(\.samples) + anchors, over: area, spacing: 72, stiffness: 30) {
                 lines = close.find(in: image, template: template, mapping: PageMapping(homography: flat.homography, warp: coarse))

@@ -98,7 +98,8 @@ extension TemplateCommand {
             for file in files {
                 do {
                     let t = try TemplateLibrary.loadFile(file)
-                    print("\(file): ok — \(t.id) v\(t.version), \(t.fields.count) fields, \((t.rules ?? []).count) rules")
+                    print("\(file): ok — \(t.id) v\(t.version), \(t.fields.count) fields, \((t.rules ?? []).count) rules"
+                          + (t.hasMarkers ? "" : ", printed elsewhere: \((t.landmarks ?? []).count) landmarks"))
                 } catch {
                     failed = true
                     for problem in error.problems { print("\(file): \(problem)") }
