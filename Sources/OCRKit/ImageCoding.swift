@@ -59,8 +59,23 @@ public struct ImageHeader: Sendable, Equatable {
     public var pixelCount: Int { width * height }
 
     /// Fails with what the decoding library said, when the header cannot be parsed from the bytes.
-    public static func read(_ bytes: [UInt8]) throws(ImagingError) -> ImageHeader {
+    ///
+    /// - Parameter page: a TIFF's page (0 for the first); other formats have only page 0.
+    public static func read(_ bytes: [UInt8], page: Int = 0) throws(ImagingError) -> ImageHeader {
         let format = ImageFormat.sniff(bytes)
+        if format == .heic {
+            // libheif parses the boxes only; the size is the one after rotation (see `HEIFFile`).
+            return try HEIFFile.reading(bytes) { file in file.header }
+        }
+        if format == .tiff {
+            var w: Int32 = 0, h: Int32 = 0, bps: Int32 = 0, spp: Int32 = 0, res: Int32 = 0, cmap: Int32 = 0, iff: Int32 = 0
+            let (ok, messages) = DecoderMessages.collecting {
+                bytes.withUnsafeBufferPointer { readHeaderMemTiff($0.baseAddress, $0.count, Int32(page), &w, &h, &bps, &spp, &res, &cmap, &iff) }
+            }
+            guard ok == 0, w > 0, h > 0 else { throw .decodeFailed(format, reason: messages.first) }
+            return ImageHeader(format: format, width: Int(w), height: Int(h), bitsPerSample: Int(bps), samplesPerPixel: Int(spp))
+        }
+        guard page == 0 else { throw .invalidArgument("page \(page + 1) of a \(format.displayName) image") }
         if format == .jpeg {
             // libjpeg itself, so that its warnings about the header are kept rather than printed.
             var w: Int32 = 0, h: Int32 = 0, components: Int32 = 0
@@ -118,6 +133,35 @@ extension ImageHeader {
     }
 }
 
+extension HEIFFile {
+    var header: ImageHeader {
+        ImageHeader(format: .heic, width: width, height: height, bitsPerSample: lumaBits ?? 8, samplesPerPixel: 1)
+    }
+}
+
+extension ImageFormat {
+    /// How many pages a TIFF holds, counted from its directories without decoding any pixel; 1 for the other
+    /// formats (a HEIF file's primary image is its picture).
+    ///
+    /// Leptonica's `tiffGetCount` over an `fmemopen` stream rather than libtiff's `TIFFClientOpen` by hand:
+    /// it is the reader `pixReadMemTiff` pages through, so the count and the pages cannot disagree, and
+    /// libtiff (4.5) stops at a directory chain that loops back on itself.
+    public static func pageCount(_ bytes: [UInt8], format: ImageFormat) throws(ImagingError) -> Int {
+        guard format == .tiff else { return 1 }
+        var count: Int32 = 0
+        let (ok, messages) = DecoderMessages.collecting { () -> Bool in
+            bytes.withUnsafeBytes { raw -> Bool in
+                // Read only ("r"): the buffer is never written through the stream.
+                guard let stream = fmemopen(UnsafeMutableRawPointer(mutating: raw.baseAddress), raw.count, "r") else { return false }
+                defer { fclose(stream) }
+                return tiffGetCount(stream, &count) == 0
+            }
+        }
+        guard ok, count > 0 else { throw .decodeFailed(.tiff, reason: messages.first) }
+        return Int(count)
+    }
+}
+
 /// A decoded image and what its decoder said on the way.
 public struct DecodedImage {
     public let image: Image
@@ -129,23 +173,29 @@ public struct DecodedImage {
 }
 
 extension Image {
-    /// Decodes PNG, JPEG, TIFF (first page), WebP or GIF bytes.
+    /// Decodes PNG, JPEG, TIFF (any page), WebP, GIF, PNM or HEIC/HEIF (the primary image, upright) bytes.
     ///
     /// - Parameters:
     ///   - jpegReduction: 1, 2, 4 or 8: libjpeg's DCT scaling decodes a JPEG at a fraction of its size for a
     ///     fraction of the cost. JPEGs always arrive as 8-bit gray (luminance, or CMYK inks on white).
-    public static func decode(_ bytes: [UInt8], format: ImageFormat, jpegReduction: Int = 1) throws(ImagingError) -> DecodedImage {
+    ///   - page: a TIFF's page, 0 for the first (`ImageFormat.pageCount` says how many there are).
+    public static func decode(_ bytes: [UInt8], format: ImageFormat, jpegReduction: Int = 1, page: Int = 0) throws(ImagingError) -> DecodedImage {
+        guard page == 0 || format == .tiff else { throw .invalidArgument("page \(page + 1) of a \(format.displayName) image") }
         switch format {
         case .png: return DecodedImage(image: try decodePNGAsGray(bytes), warnings: 0, messages: [])
         case .jpeg: return try decodeJPEGAsGray(bytes, reduction: jpegReduction)
-        case .tiff, .webp, .gif: break
+        case .heic:
+            let image = try HEIFFile.reading(bytes) { file throws(ImagingError) in try file.decodeGray() }
+            return DecodedImage(image: image, warnings: 0, messages: [])
+        case .tiff, .webp, .gif, .pnm: break
         default: throw .decodeFailed(format, reason: "not a format statsheet decodes")
         }
         let ((pix, dataErrors), messages) = DecoderMessages.collecting {
             let pix = bytes.withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<PIX>? in
                 switch format {
-                case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, 0)
+                case .tiff: pixReadMemTiff(buffer.baseAddress, buffer.count, Int32(page))
                 case .webp: pixReadMemWebP(buffer.baseAddress, buffer.count)
+                case .pnm: pixReadMemPnm(buffer.baseAddress, buffer.count)
                 default: pixReadMemGif(buffer.baseAddress, buffer.count)
                 }
             }

@@ -180,7 +180,7 @@ public struct EvaluationReport: Sendable, Encodable {
     /// Median time per sheet (stored, so that the JSON report carries it).
     public private(set) var medianMilliseconds: Double = 0
 
-    public init(minConfidence: Double = 70) {
+    public init(minConfidence: Double = ReviewLine.standard) {
         self.minConfidence = minConfidence
     }
 
@@ -256,9 +256,9 @@ public struct EvaluationReport: Sendable, Encodable {
         guard let writing = scanned.writing, scanned.result.status != .failed else { return [] }
         let kinds = Dictionary(uniqueKeysWithValues: template.fields.map { ($0.id, $0.kind) })
         return scanned.asRead.compactMap { id, reading in
-            guard let kind = kinds[id], ReaderCalibration.maps(kind, writing: writing.rawValue, weighedByRules: false) else { return nil }
+            guard let kind = kinds[id], ReaderCalibration.maps(kind, writing: writing, weighedByRules: false) else { return nil }
             let right = matches(reading.value, truth.fields[id] ?? .empty, kind: kind)
-            return ReaderCalibration.Sample(key: ReaderCalibration.key(writing: writing.rawValue, kind: kind, empty: reading.value == .empty),
+            return ReaderCalibration.Sample(key: ReaderCalibration.key(writing: writing, kind: kind, empty: reading.value == .empty),
                                             confidence: reading.confidence, right: right)
         }
     }

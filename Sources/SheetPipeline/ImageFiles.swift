@@ -2,7 +2,7 @@ import Foundation
 
 /// Expands folders into the image files inside them.
 public enum ImageFiles {
-    public static let extensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "webp", "gif"]
+    public static let extensions: Set<String> = ["png", "jpg", "jpeg", "tif", "tiff", "webp", "gif", "heic", "heif", "pdf"]
 
     /// The files to read, and how many files in folders were left out for their extension.
     public struct Expansion: Equatable, Sendable {

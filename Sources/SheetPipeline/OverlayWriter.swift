@@ -11,13 +11,14 @@ public struct OverlayWriter {
 
     public init(folder: String) { self.folder = folder }
 
-    /// The overlay's path for an input file: `FOLDER/NAME.overlay.jpg`.
-    public func path(for file: String) -> String {
+    /// The overlay's path for an input file: `FOLDER/NAME.overlay.jpg`, or `FOLDER/NAME.page-3.overlay.jpg` for
+    /// a page of a document.
+    public func path(for file: String, page: Int? = nil) -> String {
         let name = ((file as NSString).lastPathComponent as NSString).deletingPathExtension
-        return (folder as NSString).appendingPathComponent(name + ".overlay.jpg")
+        return (folder as NSString).appendingPathComponent(name + (page.map { ".page-\($0)" } ?? "") + ".overlay.jpg")
     }
 
-    public func write(_ result: SheetResult, image: Image, aligned: AlignedSheet) throws {
+    public func write(_ result: SheetResult, page: Int? = nil, image: Image, aligned: AlignedSheet) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let canvas = try image.toRGB()
         let h = aligned.mapping
@@ -44,8 +45,9 @@ public struct OverlayWriter {
             canvas.drawText(label, x: Int(anchor.x), baseline: Int(anchor.y), font: font, color: color)
         }
         let bytes = try canvas.encoded(as: .jpeg)
-        guard FileManager.default.createFile(atPath: path(for: result.file), contents: Data(bytes)) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path(for: result.file)])
+        let out = path(for: result.file, page: page)
+        guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: out])
         }
     }
 

@@ -7,7 +7,7 @@ import SheetModel
 /// Settings for reading sheets.
 public struct ScanOptions: Sendable {
     /// Fields read with less confidence than this are flagged for review.
-    public var minConfidence: Double = 70
+    public var minConfidence: Double = ReviewLine.standard
     public var loader = ImageLoader()
     /// Folder for annotated copies of each sheet, or nil.
     public var overlayFolder: String?
@@ -37,7 +37,7 @@ public struct ScanOptions: Sendable {
     /// alone; examples made by another network than the one reading are left out.
     public var digitExamples: [DigitExample] = []
 
-    public init(minConfidence: Double = 70, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
+    public init(minConfidence: Double = ReviewLine.standard, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
                 writing: Writing = .auto, today: Date = Date()) {
         self.minConfidence = minConfidence
         self.loader = loader
@@ -92,30 +92,43 @@ public final class SheetScanner {
         try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
-    public func scan(_ path: String) -> SheetResult { scanSheet(path).result }
+    public func scan(_ path: String) -> SheetResult { scanSheet(SheetSource(path: path)).result }
 
     /// The result, and (when `options.keepCellImages`) each field's cell as a small PNG.
     ///
-    /// - Parameter contents: the file's bytes when the caller has read them already (to hash them).
-    public func scanSheet(_ path: String, contents: [UInt8]? = nil) -> ScannedSheet {
+    /// - Parameters:
+    ///   - source: the file, and the page of it to read when it is a document.
+    ///   - contents: the file's bytes when the caller has read them already (to hash them).
+    public func scanSheet(_ source: SheetSource, contents: [UInt8]? = nil) -> ScannedSheet {
         var images: [String: [UInt8]] = [:]
         var writing: Writing?
         var clock = StageClock()
         var asRead: [(id: String, reading: FieldReading)] = []
         var digits = ScannedSheet.Digits()
-        let result = scan(path, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, digits: &digits, clock: &clock)
+        var result = scan(source, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, digits: &digits, clock: &clock)
+        result.page = source.page
         return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, digits: digits, stages: clock.stages)
     }
 
-    private func scan(_ path: String, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
+    /// The sheet in a file that is one image.
+    public func scanSheet(_ path: String, contents: [UInt8]? = nil) -> ScannedSheet {
+        scanSheet(SheetSource(path: path), contents: contents)
+    }
+
+    private func scan(_ source: SheetSource, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
                       asRead: inout [(id: String, reading: FieldReading)], digits: inout ScannedSheet.Digits,
                       clock: inout StageClock) -> SheetResult {
+        let path = source.path
         let loaded: LoadedImage
-        do {
-            loaded = if let contents { try options.loader.load(path, contents: contents) } else { try options.loader.load(path) }
+        do throws(ImageLoadFailure) {
+            let bytes: [UInt8]
+            if let contents { bytes = contents } else {
+                do { bytes = try ImageLoader.readFile(path) } catch { throw ImageLoadFailure(path: path, error: error) }
+            }
+            loaded = try options.loader.load(path, contents: bytes, page: source.page)
             clock.mark("load")
         } catch {
-            return .failed(file: path, error: error.error.message, milliseconds: clock.elapsed)
+            return .failed(file: path, page: source.page, error: error.error.message, milliseconds: clock.elapsed)
         }
         do {
             let aligned = try align(loaded, &clock)
@@ -130,7 +143,7 @@ public final class SheetScanner {
             logger.debug("stage times for \(path): \(clock.stages.map { "\($0.name) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", "))")
             if let folder = options.overlayFolder {
                 do {
-                    try OverlayWriter(folder: folder).write(result, image: loaded.image, aligned: aligned.fit)
+                    try OverlayWriter(folder: folder).write(result, page: source.page, image: loaded.image, aligned: aligned.fit)
                 } catch {
                     logger.warning("could not write overlay for \(path): \(error)")
                 }
@@ -152,13 +165,42 @@ public final class SheetScanner {
         var template: SheetTemplate { fit.template }
     }
 
-    /// Stage "align": the corner markers found and the sheet fitted to its template.
+    /// Stage "align": the corner markers found and the sheet fitted to its template. Our own sheets are
+    /// identified by their mark, never by fit. A sheet without readable markers is fitted by its printed
+    /// lines to the templates of paper printed elsewhere (`LandmarkAligner`), when the library has some or one
+    /// is requested; when that fails too, the markers' error is kept where markers were found.
     private func align(_ loaded: LoadedImage, _ clock: inout StageClock) throws -> Aligned {
         let gray = try loaded.image.grayBuffer()
         clock.mark("copy")
-        let quads = try detector.detect(in: loaded.image)
-        clock.mark("markers")
-        let fit = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
+        let landmarks = LandmarkAligner(library: library, requested: requested)
+        if let requested, !requested.hasMarkers {
+            let fit = try landmarks.align(loaded.image, gray: gray)
+            clock.mark("align")
+            return Aligned(gray: gray, fit: fit)
+        }
+        let byLines = requested == nil && !landmarks.candidates.isEmpty
+        let quads: [MarkerQuad]
+        do {
+            quads = try detector.detect(in: loaded.image)
+            clock.mark("markers")
+        } catch {
+            guard byLines else { throw error }
+            clock.mark("markers")
+            let byItsLines = Result { () throws(AlignmentError) in try landmarks.align(loaded.image, gray: gray) }
+            clock.mark("align")
+            switch byItsLines {
+            case .success(let fit): return Aligned(gray: gray, fit: fit)
+            case .failure(let lines): throw error == .noMarkers ? lines : error
+            }
+        }
+        let fit: AlignedSheet
+        do {
+            fit = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
+        } catch {
+            // Square blobs on a club's form (a logo, filled boxes) can pass for markers: its lines decide.
+            guard byLines, error.allowsAFormPrintedElsewhere, let byItsLines = try? landmarks.align(loaded.image, gray: gray) else { throw error }
+            fit = byItsLines
+        }
         clock.mark("align")
         return Aligned(gray: gray, fit: fit)
     }
@@ -194,8 +236,8 @@ public final class SheetScanner {
         // A field no rule weighs has only its reader's confidence, worth what such readings earned.
         var fields = zip(template.fields, readings).map { field, reading in
             var reading = reading
-            if ReaderCalibration.maps(field.kind, writing: recognized.writing.rawValue, weighedByRules: rules.valuesChecked.contains(field.id)) {
-                reading.confidence = calibration.confidence(of: reading, writing: recognized.writing.rawValue, kind: field.kind)
+            if ReaderCalibration.maps(field.kind, writing: recognized.writing, weighedByRules: rules.valuesChecked.contains(field.id)) {
+                reading.confidence = calibration.confidence(of: reading, writing: recognized.writing, kind: field.kind)
             }
             return (id: field.id, reading: reading)
         }
@@ -297,6 +339,7 @@ public final class SheetScanner {
         let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
         var result = SheetResult(file: file, template: read.template.id, templateVersion: read.template.version, status: status,
                                  alignment: alignment, fields: fields)
+        result.reviewLine = options.minConfidence
         result.ruleFailures = failures
         switch weighed.outcome {
         case .suggestion(let suggestion): result.suggestions = [suggestion]
@@ -333,4 +376,11 @@ public struct ScannedSheet: Sendable {
     }
     /// The time each stage took, in order (`bench sheets`).
     public var stages: [StageTime] = []
+}
+
+extension ScannedSheet {
+    /// A sheet that failed before it was read: its result alone.
+    public init(failed result: SheetResult) {
+        self.init(result: result, cellImages: [:])
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SheetPipeline
 import SheetStore
+import SheetModel
 
 /// `bench sheets DIR...`: whole sheets read as `statsheet scan --jobs 1` reads them (one scanner, its
 /// engine started once), each sheet once per round; prints the median of each stage over every sheet

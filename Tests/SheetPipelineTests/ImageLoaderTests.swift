@@ -93,22 +93,12 @@ import Testing
         #expect(throws: ImageLoadError.notAnImage) { try ImageLoader().decode(Array("game notes: 12 saves, 3 goals\n".utf8)) }
     }
 
-    static let unsupported: [([UInt8], ImageFormat)] = {
-        let zeros = [UInt8](repeating: 0, count: 40)
-        let heic: [UInt8] = [0, 0, 0, 24] + Array("ftypheic".utf8) + zeros
-        let pdf: [UInt8] = Array("%PDF-1.7\n".utf8) + zeros
-        let bmp: [UInt8] = Array("BM".utf8) + zeros
-        return [(heic, .heic), (pdf, .pdf), (bmp, .bmp)]
-    }()
-
-    @Test(arguments: ImageLoaderTests.unsupported)
-    func unsupportedFormatsAreNamed(bytes: [UInt8], format: ImageFormat) {
-        #expect(throws: ImageLoadError.unsupportedFormat(format)) { try ImageLoader().decode(bytes) }
-    }
-
-    @Test func unsupportedMessagesSayWhatToDo() {
-        #expect(ImageLoadError.unsupportedFormat(.heic).message.contains("export the photo as JPEG"))
-        #expect(ImageLoadError.unsupportedFormat(.pdf).message.contains("PDF is not supported"))
+    /// BMP is sniffed but not read; HEIC and PDF are read (`DocumentPagesTests`).
+    @Test func unsupportedFormatsAreNamed() {
+        let bmp: [UInt8] = Array("BM".utf8) + [UInt8](repeating: 0, count: 40)
+        #expect(throws: ImageLoadError.unsupportedFormat(.bmp)) { try ImageLoader().decode(bmp) }
+        #expect(ImageLoadError.unsupportedFormat(.bmp).message == "BMP images are not supported: convert to PNG, JPEG, TIFF or WebP")
+        #expect(ImageLoadError.notAnImage.message == "not an image (statsheet reads PNG, JPEG, TIFF, WebP, GIF, HEIC/HEIF and PDF)")
     }
 
     @Test func oversizedImageIsRefusedFromItsHeader() throws {

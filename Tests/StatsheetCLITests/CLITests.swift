@@ -22,11 +22,12 @@ import Testing
         let stderr: String
     }
 
-    static func run(_ arguments: [String], in directory: URL = root) throws -> Run {
+    static func run(_ arguments: [String], in directory: URL = root, environment: [String: String] = [:]) throws -> Run {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
         process.currentDirectoryURL = directory
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -147,6 +148,16 @@ import Testing
         #expect(r.stdout.contains("Tesseract 5"))
         #expect(r.stdout.contains("OpenMP: one thread per Tesseract engine"))
         #expect(r.stdout.contains("eng"))
+        #expect(r.stdout.contains("HEIC/HEIF photos: libheif 1.") && r.stdout.contains("with an HEVC decoder"), "\(r.stdout)")
+        #expect(r.stdout.contains("PDF documents: Poppler "), "\(r.stdout)")
+    }
+
+    /// Without Poppler's tools on PATH, doctor names the package that brings them and fails.
+    @Test func doctorSaysWhenPDFCannotBeRead() throws {
+        let r = try Self.run(["doctor"], environment: ["PATH": "/nonexistent"])
+        let text = r.stdout
+        #expect(r.status == 1)
+        #expect(text.contains("PDF documents cannot be read") && text.contains("apt-get install poppler-utils"), "\(text)")
     }
 
     @Test func evalReportsAccuracyOnTheCleanSheets() throws {

@@ -47,7 +47,13 @@ import Testing
         write("notes.png", Array("game notes: 12 saves\n".utf8))
         expected["notes.png"] = .failed("not an image")
         write("scan.pdf.png", Array("%PDF-1.4\n%%EOF\n".utf8))
-        expected["scan.pdf.png"] = .failed("PDF is not supported")
+        expected["scan.pdf.png"] = .failed("damaged PDF: its image data could not be decoded (decoder: ")
+        // Poppler's tools run as processes: their words end up in the file's line, never on stderr.
+        write("no-pages.pdf", Array("%PDF-1.4\n1 0 obj <</Type/Catalog/Pages 2 0 R>> endobj\n2 0 obj <</Type/Pages/Kids[]/Count 0>> endobj\ntrailer <</Root 1 0 R>>\n%%EOF\n".utf8))
+        expected["no-pages.pdf"] = .failed("the PDF has no pages")
+        let scanned = try sheet.pdfData(dpi: 100, title: "sheet")
+        write("cut.pdf", Array(scanned.prefix(scanned.count / 2)))
+        expected["cut.pdf"] = .failed("truncated PDF")
         var generator = SeededBytes(seed: 38)
         write("random.jpg", (0..<5000).map { _ in generator.next() })
         expected["random.jpg"] = .failed("not an image")
@@ -126,13 +132,13 @@ import Testing
         let render = try CLITests.run(["template", "render", "lacrosse-goalie", "--out", png.path, "--dpi", "100"])
         try #require(render.status == 0, "\(render.stderr)")
         _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("notes.txt").path, contents: Data("x".utf8))
-        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("scan.pdf").path, contents: Data("%PDF".utf8))
+        _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("scan.doc").path, contents: Data("%PDF".utf8))
 
         let run = try Self.run(["scan", "--dry-run", folder.path], within: 60)
         #expect(run.stderr.isEmpty, "stderr: \(run.stderr)")
         #expect(!run.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
         #expect(run.stdout.contains("evil\\033[2J\\033]0;pwned\\a\\nname.png"))
-        #expect(run.stdout.contains("2 files skipped as not images by their extension: 1 .pdf, 1 .txt"))
+        #expect(run.stdout.contains("2 files skipped as not images by their extension: 1 .doc, 1 .txt"))
     }
 
     struct Run {

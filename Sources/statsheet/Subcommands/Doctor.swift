@@ -6,7 +6,7 @@ import SheetPipeline
 
 struct Doctor: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Check that Tesseract, Leptonica, language data, the digit network and templates are in place.",
+        abstract: "Check that Tesseract, Leptonica, HEIC and PDF support, language data, the digit network and templates are in place.",
         discussion: "Exits with status 1 and a hint for each problem found.")
 
     @OptionGroup var templates: TemplateOptions
@@ -25,6 +25,17 @@ struct Doctor: ParsableCommand {
         for format in ["jpeg", "png", "tiff", "webp"] where !report.imageLibraries.lowercased().contains("lib\(format)") {
             problems.append("Leptonica was built without lib\(format): \(format.uppercased()) files cannot be read\n    fix: install Debian's libleptonica-dev, which has all four")
         }
+        if HEIFSupport.decodesHEVC {
+            print("HEIC/HEIF photos: \(HEIFSupport.description)")
+        } else {
+            problems.append("HEIC photos cannot be read: \(HEIFSupport.description)\n    fix: apt-get install libheif1 libde265-0")
+        }
+        if let poppler = PDFSupport.popplerVersion() {
+            print("PDF documents: Poppler \(poppler) (pdfinfo, pdfimages, pdftoppm, run as separate programs)")
+        } else {
+            problems.append("PDF documents cannot be read: Poppler's tools (pdfinfo, pdfimages, pdftoppm) are not on PATH\n    fix: apt-get install poppler-utils")
+        }
+        print("TIFF: every page of a multi-page TIFF")
         if OpenMPThreads.limited {
             print("OpenMP: one thread per Tesseract engine (set on each reading thread)")
         } else {

@@ -24,7 +24,7 @@ struct Eval: AsyncParsableCommand {
                                valueName: "file.csv"))
     var names: String?
     @Argument(help: ArgumentHelp("Folders (or images) with ground truth beside them.", valueName: "dir")) var paths: [String]
-    @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = 70
+    @Option(help: "Fields read with less confidence (0–100) are flagged.") var minConfidence: Double = ReviewLine.standard
     @Flag(help: "Print the report as JSON.") var json = false
     @Option(help: ArgumentHelp("Read digits with these network weights (a digits-cnn.bin with its .json beside it) instead of the shipped ones.",
                                valueName: "file"))

@@ -19,25 +19,26 @@ struct ScanOutput {
     }
 
     /// A file whose content is already stored: one line, or one JSON object with the stored status.
-    func showAlreadyStored(path: String, sha256: String, state: StoredSheetState) {
+    func showAlreadyStored(source: SheetSource, sha256: String, state: StoredSheetState) {
         if json {
-            let object: [String: Any] = ["file": path, "sha256": sha256, "status": state.status.rawValue,
+            var object: [String: Any] = ["file": source.path, "sha256": sha256, "status": state.status.rawValue,
                                          "already_stored": true, "sheet_id": state.id]
+            if let page = source.page { object["page"] = page }
             if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
                 print(TerminalText.asciiSafeJSON(String(decoding: data, as: UTF8.self)))
             }
             return
         }
-        print(TerminalText.escaped("\(path): already in the store (sheet \(state.id), \(state.status.rawValue))"))
+        print(TerminalText.escaped("\(source): already in the store (sheet \(state.id), \(state.status.rawValue))"))
     }
 
     /// Each line escaped on its own: file names and text read from a sheet are untrusted (TerminalText).
     func table(_ result: SheetResult) -> String {
         var lines: [String] = []
         guard result.status != .failed else {
-            return TerminalText.escaped("\(result.file): FAILED — \(result.error ?? "unknown error")") + "\n"
+            return TerminalText.escaped("\(result.source): FAILED — \(result.error ?? "unknown error")") + "\n"
         }
-        var heading = "\(result.file) — \(result.template ?? "?") v\(result.templateVersion ?? 0) — \(result.status.rawValue)"
+        var heading = "\(result.source) — \(result.template ?? "?") v\(result.templateVersion ?? 0) — \(result.status.rawValue)"
         if let a = result.alignment {
             heading += String(format: " (alignment %.0f%%, %.0f ms)", a.quality * 100, result.milliseconds)
         }
@@ -103,7 +104,8 @@ struct ScanOutput {
 
 /// What one `scan` did, printed as its last lines.
 struct ScanSummary {
-    let files: Int
+    /// Files given or found (with --watch, also those that arrived).
+    var files: Int
     let jobs: Int
     /// The store's path, or nil for --dry-run.
     let store: String?
@@ -138,8 +140,12 @@ struct ScanSummary {
     var text: String {
         let read = clean + review + failed
         let seconds = Date().timeIntervalSince(start)
-        var lines = [String(format: "%d sheet%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
-                            files, files == 1 ? "" : "s", read, clean, review, failed, alreadyStored + raced, seconds,
+        let sheets = read + alreadyStored
+        // A file is one sheet unless it is a document of several pages: then both counts are said.
+        let counted = sheets == files ? "\(files) sheet\(files == 1 ? "" : "s")"
+            : "\(files) file\(files == 1 ? "" : "s"), \(sheets) sheet\(sheets == 1 ? "" : "s")"
+        var lines = [String(format: "%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
+                            counted, read, clean, review, failed, alreadyStored + raced, seconds,
                             seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
         if !skipped.isEmpty { lines.append(Self.skippedText(skipped)) }
         if let store {
