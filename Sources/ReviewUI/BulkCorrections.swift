@@ -75,9 +75,12 @@ public struct BulkCorrections {
         switch reference {
         case .id(let id): return sheets.first { $0.id == id }
         case .text(let text):
-            if let sheet = sheets.first(where: { $0.sha256 == text.lowercased() }) { return sheet }
-            let absolute = URL(fileURLWithPath: text).standardizedFileURL.path
-            return sheets.first { $0.path == text || $0.path == absolute }
+            // A hash names a sheet only when its file is one sheet; a document's page is `HASH#page=N` or `PATH#page=N`.
+            let (name, page) = SheetReference.splitPage(text)
+            let byHash = sheets.filter { $0.sha256 == name.lowercased() }
+            if !byHash.isEmpty { return byHash.count == 1 && page == nil ? byHash[0] : byHash.first { $0.page == page } }
+            let absolute = URL(fileURLWithPath: name).standardizedFileURL.path
+            return sheets.first { ($0.path == name || $0.path == absolute) && $0.page == page }
         }
     }
 
@@ -96,8 +99,16 @@ public struct BulkCorrections {
 
 public enum SheetReference: Sendable, Equatable, CustomStringConvertible {
     case id(Int64)
-    /// A sha256 or a path.
+    /// A sha256 or a path, with `#page=N` for a page of a document.
     case text(String)
+
+    /// `scans/week3.pdf#page=2` → (`scans/week3.pdf`, 2); text without a page fragment is all name.
+    static func splitPage(_ text: String) -> (name: String, page: Int?) {
+        guard let mark = text.range(of: "#page=", options: .backwards), let page = Int(text[mark.upperBound...]), page > 0 else {
+            return (text, nil)
+        }
+        return (String(text[..<mark.lowerBound]), page)
+    }
     public var description: String {
         switch self {
         case .id(let id): "\(id)"

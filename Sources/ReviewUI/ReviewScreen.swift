@@ -23,11 +23,11 @@ public enum ReviewScreen {
             drawFooter(state, into: &canvas, color: color)
             return canvas
         }
-        canvas.put("file  " + review.sheet.path, row: 1, column: 1)
+        canvas.put("file  " + review.sheet.source.description, row: 1, column: 1)
         // A probable duplicate is approved only by a person who has seen that it may be one.
         if let duplicate = review.gameLog?.duplicateOf {
             let warning = "  ! probable duplicate of game log \(duplicate)"
-            canvas.put(warning, row: 1, column: max(7 + min(review.sheet.path.count, 30), canvas.width - warning.count), style: .warning)
+            canvas.put(warning, row: 1, column: max(7 + min(review.sheet.source.description.count, 30), canvas.width - warning.count), style: .warning)
         }
         drawMetadata(state, review: review, into: &canvas)
         let top = 3, bottom = h - 5

@@ -387,7 +387,7 @@ public final class ReviewSession {
                 sheetID: review.sheet.id, expectedRevision: review.revision, reviewer: self.state.reviewer, at: self.now(),
                 gameLog: self.state.template?.gameLog?.draft(from: review.values), ruleFailures: self.state.failures,
                 overrideReason: reason))
-            let name = (review.sheet.path as NSString).lastPathComponent
+            let name = (review.sheet.source.description as NSString).lastPathComponent
             try await self.reloadQueue(selecting: nil)
             self.say("Approved \(name)" + (reason.map { " \(over) (\($0))" } ?? "") + (review.gameLog == nil ? "." : ": its game log holds the corrected numbers."))
         }
@@ -404,7 +404,7 @@ public final class ReviewSession {
             try await self.store.rejectSheet(SheetRejection(sheetID: review.sheet.id, expectedRevision: review.revision,
                                                             reviewer: self.state.reviewer, at: self.now(), reason: reason))
             try await self.reloadQueue(selecting: nil)
-            self.say("Rejected \((review.sheet.path as NSString).lastPathComponent): \(reason).")
+            self.say("Rejected \((review.sheet.source.description as NSString).lastPathComponent): \(reason).")
         }
     }
 

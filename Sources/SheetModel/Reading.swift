@@ -181,9 +181,11 @@ public struct AlignmentReport: Sendable, Equatable, Codable {
     }
 }
 
-/// Everything statsheet learned from one input file.
+/// Everything statsheet learned from one sheet: an image file, or one page of a document.
 public struct SheetResult: Sendable, Equatable {
     public var file: String
+    /// The page of `file` this sheet is (from 1), or nil when the file is one image.
+    public var page: Int?
     public var template: String?
     public var templateVersion: Int?
     public var status: SheetStatus
@@ -200,6 +202,8 @@ public struct SheetResult: Sendable, Equatable {
     public var suggestionNote: String?
     /// Milliseconds spent on this sheet.
     public var milliseconds: Double
+    /// The confidence under which its fields were flagged (`--min-confidence`); nil when it was not read.
+    public var reviewLine: Double?
 
     public init(file: String, template: String? = nil, templateVersion: Int? = nil, status: SheetStatus,
                 error: String? = nil, alignment: AlignmentReport? = nil,
@@ -208,15 +212,20 @@ public struct SheetResult: Sendable, Equatable {
         self.error = error; self.alignment = alignment; self.fields = fields; self.milliseconds = milliseconds
     }
 
-    public static func failed(file: String, error: String, template: String? = nil, milliseconds: Double = 0) -> SheetResult {
-        SheetResult(file: file, template: template, status: .failed, error: error, milliseconds: milliseconds)
+    public static func failed(file: String, page: Int? = nil, error: String, template: String? = nil, milliseconds: Double = 0) -> SheetResult {
+        var result = SheetResult(file: file, template: template, status: .failed, error: error, milliseconds: milliseconds)
+        result.page = page
+        return result
     }
 
     public func reading(_ id: String) -> FieldReading? { fields.first { $0.id == id }?.reading }
 
+    /// The file and page, as people and the store name the sheet (`week3.pdf#page=2`).
+    public var source: SheetSource { SheetSource(path: file, page: page) }
+
     public static func == (a: SheetResult, b: SheetResult) -> Bool {
-        a.file == b.file && a.template == b.template && a.templateVersion == b.templateVersion && a.status == b.status
-            && a.error == b.error && a.alignment == b.alignment && a.milliseconds == b.milliseconds
+        a.file == b.file && a.page == b.page && a.template == b.template && a.templateVersion == b.templateVersion && a.status == b.status
+            && a.error == b.error && a.alignment == b.alignment && a.milliseconds == b.milliseconds && a.reviewLine == b.reviewLine
             && a.fields.map(\.id) == b.fields.map(\.id) && a.fields.map(\.reading) == b.fields.map(\.reading)
             && a.ruleFailures == b.ruleFailures && a.suggestions == b.suggestions && a.suggestionNote == b.suggestionNote
     }
@@ -231,8 +240,8 @@ extension SheetResult: Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case file, template, templateVersion = "template_version", status, error, alignment, fields, milliseconds
-        case flags, ruleFailures = "rule_failures", suggestions, suggestionNote = "suggestion_note"
+        case file, page, template, templateVersion = "template_version", status, error, alignment, fields, milliseconds
+        case flags, ruleFailures = "rule_failures", suggestions, suggestionNote = "suggestion_note", reviewLine = "review_line"
     }
 
     /// A flagged field and why, for people and programs that want the review list without walking fields.
@@ -245,6 +254,7 @@ extension SheetResult: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(file, forKey: .file)
+        try c.encodeIfPresent(page, forKey: .page)
         try c.encode(template, forKey: .template)
         try c.encodeIfPresent(templateVersion, forKey: .templateVersion)
         try c.encode(status, forKey: .status)
@@ -263,6 +273,7 @@ extension SheetResult: Codable {
             try c.encodeIfPresent(suggestionNote, forKey: .suggestionNote)
         }
         try c.encode((milliseconds * 10).rounded() / 10, forKey: .milliseconds)
+        try c.encodeIfPresent(reviewLine, forKey: .reviewLine)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -276,8 +287,10 @@ extension SheetResult: Codable {
                   alignment: try c.decodeIfPresent(AlignmentReport.self, forKey: .alignment),
                   fields: try f.allKeys.map { ($0.stringValue, try f.decode(FieldReading.self, forKey: $0)) },
                   milliseconds: try c.decodeIfPresent(Double.self, forKey: .milliseconds) ?? 0)
+        page = try c.decodeIfPresent(Int.self, forKey: .page)
         ruleFailures = try c.decodeIfPresent([RuleFailure].self, forKey: .ruleFailures) ?? []
         suggestions = try c.decodeIfPresent([Suggestion].self, forKey: .suggestions) ?? []
         suggestionNote = try c.decodeIfPresent(String.self, forKey: .suggestionNote)
+        reviewLine = try c.decodeIfPresent(Double.self, forKey: .reviewLine)
     }
 }

@@ -32,12 +32,14 @@ struct GameChart {
     var format: (Double) -> String = { Number.decimal($0) }
     /// Said in place of the marks when no game has a value.
     var noData = "nothing recorded"
+    /// Where a new season starts: a rule before that game, with the season's name.
+    var boundaries: [(index: Int, label: String)] = []
 
     /// Bars stay readable up to this many games; beyond it counts are drawn as lines.
     static let maxBarGames = 40
 
     var svg: String {
-        let compact = width < 400
+        let compact = width < 300
         let (left, right, top, bottom) = (compact ? 34.0 : 44.0, 10.0, 14.0, compact ? 22.0 : 30.0)
         let plotWidth = width - left - right, plotHeight = height - top - bottom
         let n = max(labels.count, 1)
@@ -68,6 +70,11 @@ struct GameChart {
             for (i, label) in labels.enumerated() where step <= 1 || i % step == 0 {
                 out += "<text x=\"\(SVG.n(x(i)))\" y=\"\(labelY)\" text-anchor=\"middle\">\(HTML.escape(label))</text>"
             }
+        }
+        for boundary in boundaries where boundary.index > 0 && boundary.index < labels.count {
+            let bx = left + band * Double(boundary.index)
+            out += "<g class=\"season-mark\"><line x1=\"\(SVG.n(bx))\" x2=\"\(SVG.n(bx))\" y1=\"\(SVG.n(top))\" y2=\"\(SVG.n(top + plotHeight))\"/>"
+                + (compact ? "" : "<text x=\"\(SVG.n(bx + 3))\" y=\"\(SVG.n(top + 10))\" text-anchor=\"start\">\(HTML.escape(boundary.label))</text>") + "</g>"
         }
         out += "<line class=\"baseline\" x1=\"\(SVG.n(left))\" x2=\"\(SVG.n(width - right))\" y1=\"\(SVG.n(y(0)))\" y2=\"\(SVG.n(y(0)))\"/>"
         // A small multiple's title names its unit; the tick labels need the room.
@@ -122,7 +129,7 @@ struct GameChart {
     /// The chart with its legend and, folded under it, the numbers it draws.
     func figure(table: DataTable) -> String {
         "<figure class=\"chart-figure\" id=\"fig-\(id)\">"
-            + "<figcaption>\(HTML.escape(title))</figcaption>" + SVG.legend(series) + svg
+            + "<figcaption>\(HTML.escape(title))</figcaption>" + SVG.legend(series) + "<div class=\"chart-box\">" + svg + "</div>"
             + "<details><summary>The numbers</summary>\(table.html)</details></figure>"
     }
 }

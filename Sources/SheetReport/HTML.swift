@@ -1,10 +1,14 @@
 import Foundation
+import SheetModel
 
 /// Text into HTML. Everything the store holds (names, opponents, paths, reviewers' notes) goes through
 /// `escape` before it is written, in element text and attribute values alike: a name like
 /// `<img src=x onerror=alert(1)>` must show as those characters, never become markup.
 enum HTML {
+    /// Control and bidirectional-override characters are first written as the terminal commands write them
+    /// (`TerminalText.escaped`), so a name cannot reorder what the page seems to say.
     static func escape(_ text: String) -> String {
+        let text = TerminalText.escaped(text)
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for c in text.unicodeScalars {
@@ -54,18 +58,29 @@ struct DataTable {
     var columns: [Column]
     /// Each row's `data-row` value (e.g. the game log id) and its cells' text.
     var rows: [(id: String?, cells: [String])]
+    /// Extra attributes of each row, by row index (`data-ctx`, `data-season`, `class`): what the page's filters select.
+    var rowAttributes: [Int: [(String, String)]] = [:]
+    /// Cells marked as resting on few shots, by row and column index.
+    var fewCells: Set<[Int]> = []
     /// Said instead of an empty table.
     var empty = "Nothing to show."
+
+    /// Under this many shots a save % is marked: one shot more or less moves it by 10 points or more.
+    static let fewShots = 10
 
     var html: String {
         guard !rows.isEmpty else { return "<p class=\"empty\">\(HTML.escape(empty))</p>" }
         var out = "<div class=\"table-wrap\"><table class=\"data\" data-table=\"\(HTML.escape(kind))\"><caption>\(HTML.escape(caption))</caption><thead><tr>"
         for c in columns { out += "<th scope=\"col\" data-col=\"\(c.key)\"\(c.numeric ? " class=\"num\"" : "")>\(HTML.escape(c.title))</th>" }
         out += "</tr></thead><tbody>"
-        for row in rows {
-            out += row.id.map { "<tr data-row=\"\(HTML.escape($0))\">" } ?? "<tr>"
-            for (c, cell) in zip(columns, row.cells) {
-                out += "<td data-col=\"\(c.key)\"\(c.numeric ? " class=\"num\"" : "")>\(HTML.escape(cell))</td>"
+        for (r, row) in rows.enumerated() {
+            let attributes = (row.id.map { [("data-row", $0)] } ?? []) + (rowAttributes[r] ?? [])
+            out += "<tr" + attributes.map { " \($0.0)=\"\(HTML.escape($0.1))\"" }.joined() + ">"
+            for (i, (c, cell)) in zip(columns, row.cells).enumerated() {
+                let few = fewCells.contains([r, i])
+                let classes = (c.numeric ? ["num"] : []) + (few ? ["few"] : [])
+                out += "<td data-col=\"\(c.key)\"" + (classes.isEmpty ? "" : " class=\"\(classes.joined(separator: " "))\"")
+                    + (few ? " title=\"fewer than \(DataTable.fewShots) shots\"" : "") + ">\(HTML.escape(cell))</td>"
             }
             out += "</tr>"
         }

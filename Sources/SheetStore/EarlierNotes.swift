@@ -36,8 +36,8 @@ enum EarlierNotes {
                 inkConfidence = Double(read[1])
             } else if let moved = match(note, #"^confidence \d+ with the (?:sums|rule broken), (\d+) alone$"#) {
                 inkConfidence = inkConfidence ?? Double(moved[0])
-            } else if let line = match(note, #"^confidence \d+ is under (\d+)$"#) {
-                doubts.append(.underTheLine(Double(line[0]) ?? 70))
+            } else if let line = match(note, #"^confidence \d+ is under (\d+)$"#), let value = Double(line[0]) {
+                doubts.append(.underTheLine(value))
             } else if let rule = match(note, #"^in failing rule ([^ ,]+)$"#) {
                 doubts.append(.inFailingRule(rule[0]))
             } else if let stray = match(note, #"^(\d+) stray marks? ignored$"#) {

@@ -4,7 +4,7 @@ import SheetModel
 
 /// The embedded store: one SQLite file in WAL mode. Several processes may share it: every write is
 /// an `IMMEDIATE` transaction (writers queue on SQLite's lock, waiting up to `busyTimeout`), and a
-/// sheet is inserted with `ON CONFLICT (sha256) DO NOTHING`, so the second of two processes that
+/// sheet is inserted with `ON CONFLICT (sha256, page) DO NOTHING`, so the second of two processes that
 /// read the same file finds it stored and adds nothing.
 public final class SQLiteSheetStore: SheetStore {
     private let pool: DatabasePool
@@ -57,7 +57,7 @@ public final class SQLiteSheetStore: SheetStore {
         } catch {
             throw StoreError("cannot read the store \(path): \(Self.describe(error))")
         }
-        let wanted = Schema.migrations(identity: "", bytes: "").map(\.name)
+        let wanted = Schema.migrations(.sqlite).map(\.name)
         guard Set(wanted).isSubset(of: applied) else {
             throw StoreError.olderSchema(store: path, version: wanted.last(where: applied.contains), current: wanted.last ?? "")
         }
@@ -65,8 +65,10 @@ public final class SQLiteSheetStore: SheetStore {
 
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
-        for migration in Schema.migrations(identity: "INTEGER PRIMARY KEY", bytes: "BLOB") {
-            migrator.registerMigration(migration.name) { db in
+        for migration in Schema.migrations(.sqlite) {
+            // Foreign keys are off while a migration runs and checked before it commits (GRDB's default,
+            // `.deferred`): version 7 rebuilds `sheets`, which every other table refers to.
+            migrator.registerMigration(migration.name, foreignKeyChecks: .deferred) { db in
                 for statement in migration.statements { try db.execute(sql: statement) }
                 if migration.name == "v4" {
                     for row in try db.rows(EarlierNotes.untyped) { try db.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
@@ -137,10 +139,10 @@ public final class SQLiteSheetStore: SheetStore {
 
     // MARK: Sheets
 
-    public func storedHashes() async throws -> [String: StoredSheetState] {
+    public func storedSheets() async throws -> [SheetKey: StoredSheetState] {
         try await read { db in
-            var states: [String: StoredSheetState] = [:]
-            for row in try db.rows(StoreSQL.storedHashes) { states[row.text("sha256")] = StoreRows.state(row) }
+            var states: [SheetKey: StoredSheetState] = [:]
+            for row in try db.rows(StoreSQL.storedSheets) { states[StoreRows.key(row)] = StoreRows.state(row) }
             return states
         }
     }
@@ -154,10 +156,11 @@ public final class SQLiteSheetStore: SheetStore {
         let columns = StoreSQL.sheetColumns(sheet)
         let sheetID: Int64
         var replaced = false
-        if let id = try db.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), [.text(sheet.sha256)] + columns.map(\.1)) {
+        let key = try StoreSQL.key(sheet.key)
+        if let id = try db.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), key + columns.map(\.1)) {
             sheetID = id
         } else {
-            let existing = try required(try db.rows(StoreSQL.sheetByHash, [.text(sheet.sha256)]).first, "stored sheet")
+            let existing = try required(try db.rows(StoreSQL.sheetByKey, key).first, "stored sheet")
             sheetID = existing.int64("id") ?? 0
             guard replace else {
                 return .alreadyStored(sheetID: sheetID, status: SheetStatus(rawValue: existing.text("status")) ?? .needsReview)
@@ -172,7 +175,7 @@ public final class SQLiteSheetStore: SheetStore {
         for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try db.execute(StoreSQL.insertReading, arguments) }
         for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try db.execute(StoreSQL.insertCellImage, arguments) }
         for arguments in StoreSQL.digitEmbeddingRows(sheet.digitEmbeddings, sheetID: sheetID) { try db.execute(StoreSQL.insertDigitEmbeddings, arguments) }
-        try db.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256)])
+        try db.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256), try StoreSQL.page(sheet.page)])
 
         guard let draft = sheet.gameLog else { return outcome(.none) }
         if let kept = try db.rows(StoreSQL.gameLogOfSheet, [.int(sheetID)]).first {
@@ -203,14 +206,13 @@ public final class SQLiteSheetStore: SheetStore {
     }
 
     public func recordFailure(_ failure: NewFailure) async throws {
-        let at = Timestamp.string(failure.at)
-        try await write { db in
-            try db.execute(StoreSQL.recordFailure, [.text(failure.path), SQLValue(failure.sha256), .text(failure.error), .text(at), .text(at)])
-        }
+        let arguments = try StoreSQL.recordFailureArguments(failure)
+        try await write { db in try db.execute(StoreSQL.recordFailure, arguments) }
     }
 
     public func restoreFailure(_ failure: FailureRecord) async throws {
-        try await write { db in try db.execute(StoreSQL.restoreFailure, StoreSQL.restoreFailureArguments(failure)) }
+        let arguments = try StoreSQL.restoreFailureArguments(failure)
+        try await write { db in try db.execute(StoreSQL.restoreFailure, arguments) }
     }
 
     public func sheets(status: SheetStatus?) async throws -> [SheetSummary] {
@@ -286,7 +288,7 @@ public final class SQLiteSheetStore: SheetStore {
                 row, readings: try db.rows(StoreSQL.readings, [.int(id)]), corrections: try db.rows(StoreSQL.corrections, [.int(id)]),
                 decisions: try db.rows(StoreSQL.decisions, [.int(id)]), cellImages: try db.rows(StoreSQL.cellImages, [.int(id)]), gameLog: log,
                 numbers: try log?.int64("id").map { id in try StoreSQL.gameLogNumberQueries.map { try db.rows($0, [.int(id)]) } } ?? [],
-                duplicateOfSheet: try log?.int64("duplicate_of").map { try db.rows(StoreSQL.duplicateSheetHash, [.int($0)]).first?.string("sha256") } ?? nil)
+                duplicateOfSheet: try log?.int64("duplicate_of").map { try db.rows(StoreSQL.duplicateSheetKey, [.int($0)]).first.map(StoreRows.key) } ?? nil)
             sheet.digitEmbeddings = try db.rows(StoreSQL.digitEmbeddings, [.int(id)]).compactMap(StoreRows.digitEmbeddings)
             return sheet
         }
@@ -295,10 +297,11 @@ public final class SQLiteSheetStore: SheetStore {
     public func insert(_ sheet: StoredSheet) async throws -> Bool {
         try await write { db in
             let columns = StoreRows.columns(sheet)
-            guard let sheetID = try db.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), [.text(sheet.sha256)] + columns.map(\.1)) else { return false }
+            guard let sheetID = try db.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), try StoreSQL.key(sheet.key) + columns.map(\.1))
+            else { return false }
             for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try db.execute(sql, arguments) }
             if let log = sheet.gameLog {
-                let duplicate = try log.duplicateOfSheet.map { try db.int64(StoreSQL.gameLogOfSheetHash, [.text($0)]) } ?? nil
+                let duplicate = try log.duplicateOfSheet.map { try db.int64(StoreSQL.gameLogOfSheetKey, try StoreSQL.key($0)) } ?? nil
                 try Self.learnNames(gameLogID: try Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: db), in: db)
             }
             return true

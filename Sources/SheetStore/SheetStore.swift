@@ -7,18 +7,20 @@ import SheetModel
 /// `StoreConformance` suite.
 ///
 /// Every method that writes is one transaction: a process killed at any moment leaves each sheet
-/// either wholly stored or not at all. A sheet is identified by the SHA-256 of its file's bytes.
+/// either wholly stored or not at all. A sheet is identified by the SHA-256 of its file's bytes and its
+/// page (`SheetKey`): a PDF or a multi-page TIFF is one sheet per page, a photo one sheet with no page.
 public protocol SheetStore: Sendable {
-    /// The sheets already stored, by content hash: a scan skips these without reading them.
-    func storedHashes() async throws -> [String: StoredSheetState]
+    /// The sheets already stored, by content hash and page: a scan skips these without reading them.
+    func storedSheets() async throws -> [SheetKey: StoredSheetState]
 
-    /// Stores one read sheet with its readings and game log, in one transaction. When its hash is
-    /// already stored nothing changes (`.alreadyStored`) unless `replace` is set, which re-reads:
+    /// Stores one read sheet with its readings and game log, in one transaction. When its key (hash and
+    /// page) is already stored nothing changes (`.alreadyStored`) unless `replace` is set, which re-reads:
     /// readings are replaced and a game log not approved by a person is made again. Any failure
-    /// recorded for the same file is cleared.
+    /// recorded for the same page, or for the whole file, is cleared. A page below 1 is refused (`StoreError`).
     func record(_ sheet: NewSheet, policy: ApprovalPolicy, replace: Bool) async throws -> RecordOutcome
 
-    /// Records a file that could not be read; a later scan tries it again.
+    /// Records a file, or a page of one, that could not be read; a later scan tries it again. One record per
+    /// path and page: another failure of the same counts an attempt more.
     func recordFailure(_ failure: NewFailure) async throws
 
     /// Stored sheets, optionally only those with one status (`clean`, `needs_review`), oldest first.
@@ -80,9 +82,9 @@ public protocol SheetStore: Sendable {
     /// `statsheet store copy` moves it to another store.
     func storedSheet(id: Int64) async throws -> StoredSheet
     /// Inserts a sheet copied from another store, history and approvals as they were, in one
-    /// transaction. False (and nothing changes) when its content hash is already stored.
+    /// transaction. False (and nothing changes) when its key (content hash and page) is already stored.
     func insert(_ sheet: StoredSheet) async throws -> Bool
-    /// Puts a failure copied from another store in place of any for the same path, attempts and times as they were.
+    /// Puts a failure copied from another store in place of any for the same path and page, attempts and times as they were.
     func restoreFailure(_ failure: FailureRecord) async throws
 
     // MARK: Known names (issue 42). Every game log approved (at once, by a reviewer, or copied approved)
@@ -111,12 +113,16 @@ public protocol SheetStore: Sendable {
 public struct StoredSheet: Sendable, Equatable {
     public var sha256: String
     public var path: String
+    /// The page of a document (from 1), nil for a file that is one image.
+    public var page: Int?
     public var templateID: String
     public var templateVersion: Int
     public var status: SheetStatus
     public var alignmentQuality: Double?
     public var quarterTurns: Int?
     public var milliseconds: Double
+    /// The confidence its fields were flagged under; nil for a sheet stored before the line was kept (schema v9).
+    public var reviewLine: Double?
     public var ruleFailures: [RuleFailure]
     public var suggestions: [Suggestion]
     public var scannedAt: Date
@@ -132,6 +138,9 @@ public struct StoredSheet: Sendable, Equatable {
     public var gameLog: StoredGameLog?
     /// Its handwritten numbers' character embeddings, by field.
     public var digitEmbeddings: [StoredDigitEmbeddings] = []
+
+    /// What makes it the same sheet in every store.
+    public var key: SheetKey { SheetKey(sha256: sha256, page: page) }
 }
 
 /// A game log as stored: what the sheet gave (as the scan drafted it, or a reviewer approved it),
@@ -140,8 +149,8 @@ public struct StoredGameLog: Sendable, Equatable {
     /// Role, metadata, metadata given by flags, and the numbers.
     public var content: GameLogDraft
     public var source: String
-    /// The content hash of the sheet whose game log this one probably duplicates (ids differ between stores).
-    public var duplicateOfSheet: String?
+    /// The key (content hash and page) of the sheet whose game log this one probably duplicates (ids differ between stores).
+    public var duplicateOfSheet: SheetKey?
     public var pendingReason: String?
     public var approvedAt: Date?
     public var approvedBy: String?
@@ -175,6 +184,8 @@ public struct StoredSheetState: Sendable, Equatable {
 public struct NewSheet: Sendable {
     public var sha256: String
     public var path: String
+    /// The page of a document (from 1) this sheet was read from; nil for a file that is one image.
+    public var page: Int?
     public var scannedAt: Date
     /// A `clean` or `needs_review` result (failed ones go to `recordFailure`).
     public var result: SheetResult
@@ -188,11 +199,14 @@ public struct NewSheet: Sendable {
     /// correction of the number labels.
     public var digitEmbeddings: [StoredDigitEmbeddings] = []
 
-    public init(sha256: String, path: String, scannedAt: Date, result: SheetResult, fields: [FieldSpec], gameLog: GameLogDraft?,
-                cellImages: [String: Data] = [:]) {
-        self.sha256 = sha256; self.path = path; self.scannedAt = scannedAt; self.result = result
+    public init(sha256: String, path: String, page: Int? = nil, scannedAt: Date, result: SheetResult, fields: [FieldSpec],
+                gameLog: GameLogDraft?, cellImages: [String: Data] = [:]) {
+        self.sha256 = sha256; self.path = path; self.page = page; self.scannedAt = scannedAt; self.result = result
         self.fields = fields; self.gameLog = gameLog; self.cellImages = cellImages
     }
+
+    public var key: SheetKey { SheetKey(sha256: sha256, page: page) }
+    public var source: SheetSource { SheetSource(path: path, page: page) }
 }
 
 /// Which game logs are approved the moment their sheet is stored.
@@ -226,28 +240,36 @@ public enum GameLogOutcome: Sendable, Equatable {
 
 public struct NewFailure: Sendable, Equatable {
     public var path: String
+    /// The page of a document that failed (from 1); nil for a file that is one image, or a whole file that failed.
+    public var page: Int?
     /// Nil when the file could not even be read.
     public var sha256: String?
     public var error: String
     public var at: Date
-    public init(path: String, sha256: String?, error: String, at: Date) {
-        self.path = path; self.sha256 = sha256; self.error = error; self.at = at
+    public init(path: String, page: Int? = nil, sha256: String?, error: String, at: Date) {
+        self.path = path; self.page = page; self.sha256 = sha256; self.error = error; self.at = at
     }
 }
 
 public struct FailureRecord: Sendable, Equatable {
     public var path: String
+    /// As `NewFailure.page`.
+    public var page: Int?
     public var sha256: String?
     public var error: String
     public var attempts: Int
     public var firstFailedAt: Date
     public var lastFailedAt: Date
+
+    public var source: SheetSource { SheetSource(path: path, page: page) }
 }
 
 public struct SheetSummary: Sendable, Equatable {
     public var id: Int64
     public var sha256: String
     public var path: String
+    /// The page of a document (from 1), nil for a file that is one image.
+    public var page: Int?
     public var templateID: String
     public var templateVersion: Int
     public var status: SheetStatus
@@ -255,6 +277,12 @@ public struct SheetSummary: Sendable, Equatable {
     public var alignmentQuality: Double?
     public var flaggedFields: Int
     public var ruleFailures: [RuleFailure]
+    /// The confidence its fields were flagged under; nil for a sheet stored before the line was kept (schema v9).
+    public var reviewLine: Double? = nil
+
+    /// Where it was read from, as people name it (`scans/week3.pdf#page=2`).
+    public var source: SheetSource { SheetSource(path: path, page: page) }
+    public var key: SheetKey { SheetKey(sha256: sha256, page: page) }
 }
 
 public struct StoredReading: Sendable, Equatable {
@@ -297,13 +325,18 @@ public struct GoalieGameLog: Sendable, Equatable {
     public var opponent: String?
     public var source: String
     public var givenByFlags: [String]
+    /// The view's `sheet_path`: the file, or its page as `path#page=N`.
     public var sheetPath: String
     public var sheetSHA256: String
+    /// The view's `sheet_page`: the page of a document, nil for a file that is one image.
+    public var sheetPage: Int?
     public var approvedAt: Date?
     public var approvedBy: String?
     public var totals: GoalieStats
     /// `p1`…`p4` and `ot`, the columns the view has.
     public var periods: [String: GoalieStats]
+    /// The template the sheet was read with, which names the sport (the view's `template_id`, version 8).
+    public var templateID: String? = nil
 
     /// The view's period column prefixes, in order.
     public static let periodColumns = ["p1", "p2", "p3", "p4", "ot"]
@@ -316,7 +349,10 @@ public struct BoxScoreLine: Sendable, Equatable {
     public var date: String?
     public var team: String?
     public var opponent: String?
+    /// The view's `sheet_path`: the file, or its page as `path#page=N`.
     public var sheetPath: String
+    /// The view's `sheet_page`: the page of a document, nil for a file that is one image.
+    public var sheetPage: Int?
     /// The player's row on the sheet, from 1.
     public var line: Int
     public var number: String?
@@ -327,6 +363,22 @@ public struct BoxScoreLine: Sendable, Equatable {
     public var freeThrowsMade: Int?, freeThrowsAttempted: Int?, freeThrowPercent: Double?
     public var twosMade: Int?, twosAttempted: Int?
     public var rebounds: Int?, assists: Int?, steals: Int?, blocks: Int?, turnovers: Int?, fouls: Int?
+    /// The opponent's final score as the sheet gives it (`opponent_points`), nil when it is blank.
+    public var opponentPoints: Int? = nil
+    /// The template the sheet was read with, which names the sport.
+    public var templateID: String? = nil
+
+    /// The team's score: the sum of its players' points, nil when no line has points.
+    public static func teamPoints(_ game: [BoxScoreLine]) -> Int? {
+        let points = game.compactMap(\.points)
+        return points.isEmpty ? nil : points.reduce(0, +)
+    }
+
+    /// "W", "L" or "T" from the players' points against the opponent's score; nil without both.
+    public static func result(_ game: [BoxScoreLine]) -> String? {
+        guard let ours = teamPoints(game), let theirs = game.first?.opponentPoints else { return nil }
+        return ours > theirs ? "W" : ours < theirs ? "L" : "T"
+    }
 }
 
 /// A game log, approved or waiting.

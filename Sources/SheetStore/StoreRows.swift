@@ -8,15 +8,24 @@ enum StoreRows {
                          templateID: row.text("template_id"), templateVersion: row.int("template_version") ?? 0)
     }
 
+    /// A stored page: 0 is a file that is one image (nil), as `StoreSQL.page` writes it.
+    static func page(_ row: SQLRow) -> Int? {
+        row.int("page").flatMap { $0 > 0 ? $0 : nil }
+    }
+
+    static func key(_ row: SQLRow) -> SheetKey { SheetKey(sha256: row.text("sha256"), page: page(row)) }
+
     static func summary(_ row: SQLRow) -> SheetSummary {
-        SheetSummary(id: row.int64("id") ?? 0, sha256: row.text("sha256"), path: row.text("path"), templateID: row.text("template_id"),
+        SheetSummary(id: row.int64("id") ?? 0, sha256: row.text("sha256"), path: row.text("path"), page: page(row),
+                     templateID: row.text("template_id"),
                      templateVersion: row.int("template_version") ?? 0, status: SheetStatus(rawValue: row.text("status")) ?? .needsReview,
                      scannedAt: Timestamp.date(row.text("scanned_at")), alignmentQuality: row.double("alignment_quality"),
-                     flaggedFields: row.int("flagged_fields") ?? 0, ruleFailures: JSON.decode(row.string("rule_failures")) ?? [])
+                     flaggedFields: row.int("flagged_fields") ?? 0, ruleFailures: JSON.decode(row.string("rule_failures")) ?? [],
+                     reviewLine: row.double("review_line"))
     }
 
     static func failure(_ row: SQLRow) -> FailureRecord {
-        FailureRecord(path: row.text("path"), sha256: row.string("sha256"), error: row.text("error"), attempts: row.int("attempts") ?? 0,
+        FailureRecord(path: row.text("path"), page: page(row), sha256: row.string("sha256"), error: row.text("error"), attempts: row.int("attempts") ?? 0,
                       firstFailedAt: Timestamp.date(row.text("first_failed_at")), lastFailedAt: Timestamp.date(row.text("last_failed_at")))
     }
 
@@ -50,9 +59,10 @@ enum StoreRows {
         return GoalieGameLog(
             id: row.int64("game_log_id") ?? 0, athlete: row.string("athlete"), date: row.string("game_date"), context: row.string("context"),
             conference: row.string("conference"), opponent: row.string("opponent"), source: row.text("source"),
-            givenByFlags: flags(row), sheetPath: row.text("sheet_path"), sheetSHA256: row.text("sheet_sha256"),
+            givenByFlags: flags(row), sheetPath: row.text("sheet_path"), sheetSHA256: row.text("sheet_sha256"), sheetPage: row.int("sheet_page"),
             approvedAt: row.string("approved_at").map(Timestamp.date), approvedBy: row.string("approved_by"),
-            totals: stats(""), periods: Dictionary(uniqueKeysWithValues: GoalieGameLog.periodColumns.map { ($0, stats($0 + "_")) }))
+            totals: stats(""), periods: Dictionary(uniqueKeysWithValues: GoalieGameLog.periodColumns.map { ($0, stats($0 + "_")) }),
+            templateID: row.string("template_id"))
     }
 
     static func playerLines(_ lines: [SQLRow], stats: [SQLRow]) -> [PlayerLine] {
@@ -67,12 +77,13 @@ enum StoreRows {
     static func boxScoreLine(_ row: SQLRow) -> BoxScoreLine {
         BoxScoreLine(
             gameLogID: row.int64("game_log_id") ?? 0, date: row.string("game_date"), team: row.string("team"), opponent: row.string("opponent"),
-            sheetPath: row.text("sheet_path"), line: row.int("line") ?? 0, number: row.string("number"), player: row.string("player"),
+            sheetPath: row.text("sheet_path"), sheetPage: row.int("sheet_page"), line: row.int("line") ?? 0, number: row.string("number"), player: row.string("player"),
             points: row.int("pts"), fieldGoalsMade: row.int("fgm"), fieldGoalsAttempted: row.int("fga"), fieldGoalPercent: row.double("fg_pct"),
             threesMade: row.int("fg3m"), threesAttempted: row.int("fg3a"), threePercent: row.double("fg3_pct"),
             freeThrowsMade: row.int("ftm"), freeThrowsAttempted: row.int("fta"), freeThrowPercent: row.double("ft_pct"),
             twosMade: row.int("fg2m"), twosAttempted: row.int("fg2a"), rebounds: row.int("reb"), assists: row.int("ast"),
-            steals: row.int("stl"), blocks: row.int("blk"), turnovers: row.int("tov"), fouls: row.int("pf"))
+            steals: row.int("stl"), blocks: row.int("blk"), turnovers: row.int("tov"), fouls: row.int("pf"),
+            opponentPoints: row.int("opponent_points"), templateID: row.string("template_id"))
     }
 
     static func gameLogSummary(_ row: SQLRow) -> GameLogSummary {
@@ -116,13 +127,13 @@ enum StoreRows {
     /// A whole sheet from its row and the rows that belong to it; `numbers` are the rows of
     /// `StoreSQL.gameLogNumberQueries`, and `duplicateOfSheet` is looked up by the caller.
     static func storedSheet(_ row: SQLRow, readings: [SQLRow], corrections: [SQLRow], decisions: [SQLRow], cellImages: [SQLRow],
-                            gameLog: SQLRow?, numbers: [[SQLRow]], duplicateOfSheet: String?) -> StoredSheet {
+                            gameLog: SQLRow?, numbers: [[SQLRow]], duplicateOfSheet: SheetKey?) -> StoredSheet {
         let stats = numbers.first ?? [], lines = numbers.dropFirst().first ?? [], playerStats = numbers.dropFirst(2).first ?? []
         return StoredSheet(
-            sha256: row.text("sha256"), path: row.text("path"), templateID: row.text("template_id"),
+            sha256: row.text("sha256"), path: row.text("path"), page: page(row), templateID: row.text("template_id"),
             templateVersion: row.int("template_version") ?? 0, status: SheetStatus(rawValue: row.text("status")) ?? .needsReview,
             alignmentQuality: row.double("alignment_quality"), quarterTurns: row.int("quarter_turns"),
-            milliseconds: row.double("milliseconds") ?? 0, ruleFailures: JSON.decode(row.string("rule_failures")) ?? [],
+            milliseconds: row.double("milliseconds") ?? 0, reviewLine: row.double("review_line"), ruleFailures: JSON.decode(row.string("rule_failures")) ?? [],
             suggestions: JSON.decode(row.string("suggestions")) ?? [], scannedAt: Timestamp.date(row.text("scanned_at")),
             readings: readings.map(reading), revision: row.int("revision") ?? 0, corrections: corrections.map(correction),
             decisions: decisions.map(decision),
@@ -139,7 +150,7 @@ enum StoreRows {
             })
     }
 
-    /// A copied sheet's `sheets` columns, in `StoreSQL.insertSheet`'s order after the hash.
+    /// A copied sheet's `sheets` columns, in `StoreSQL.insertSheet`'s order after the hash and page.
     static func columns(_ sheet: StoredSheet) -> [(String, SQLValue)] {
         [
             ("path", .text(sheet.path)), ("template_id", .text(sheet.templateID)), ("template_version", .int(sheet.templateVersion)),
@@ -147,6 +158,7 @@ enum StoreRows {
             ("quarter_turns", SQLValue(sheet.quarterTurns)), ("milliseconds", .double(sheet.milliseconds)),
             ("rule_failures", .text(JSON.string(sheet.ruleFailures))), ("suggestions", .text(JSON.string(sheet.suggestions))),
             ("scanned_at", .text(Timestamp.string(sheet.scannedAt))), ("revision", .int(sheet.revision)),
+            ("review_line", SQLValue(sheet.reviewLine)),
         ]
     }
 }

@@ -5,7 +5,18 @@ import SheetModel
 /// `$1…` before sending) and their arguments as `SQLValue`s each backend converts to its driver's
 /// types: the SQL a store runs is written once, whatever the database.
 enum StoreSQL {
-    static let storedHashes = "SELECT id, sha256, status, template_id, template_version FROM sheets"
+    static let storedSheets = "SELECT id, sha256, page, status, template_id, template_version FROM sheets"
+
+    /// A page as the store keeps it: 0 for a file that is one image (nil), so (sha256, page) is a plain unique
+    /// key. Pages count from 1: a 0 or less would be taken for another sheet, so it is refused.
+    static func page(_ page: Int?) throws -> SQLValue {
+        guard let page else { return .int(0) }
+        guard page >= 1 else { throw StoreError("page \(page): pages are counted from 1") }
+        return .int(page)
+    }
+
+    /// A sheet's identity as the statements take it: hash, then stored page.
+    static func key(_ key: SheetKey) throws -> [SQLValue] { [.text(key.sha256), try page(key.page)] }
 
     /// The columns of `sheets` a scan writes, with the sheet's values, in one order for insert and update.
     static func sheetColumns(_ sheet: NewSheet) -> [(String, SQLValue)] {
@@ -15,14 +26,15 @@ enum StoreSQL {
             ("status", .text(r.status.rawValue)), ("alignment_quality", SQLValue(r.alignment?.quality)),
             ("quarter_turns", SQLValue(r.alignment?.quarterTurns)), ("milliseconds", .double(r.milliseconds)),
             ("rule_failures", .text(JSON.string(r.ruleFailures))), ("suggestions", .text(JSON.string(r.suggestions))),
-            ("scanned_at", .text(Timestamp.string(sheet.scannedAt))),
+            ("scanned_at", .text(Timestamp.string(sheet.scannedAt))), ("review_line", SQLValue(r.reviewLine)),
         ]
     }
 
+    /// Inserts a sheet, its key's hash and page first, then `columns`; nothing when that page of that file is stored.
     static func insertSheet(columns: [String]) -> String {
         """
-        INSERT INTO sheets (sha256, \(columns.joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: columns.count)))
-        ON CONFLICT (sha256) DO NOTHING RETURNING id
+        INSERT INTO sheets (sha256, page, \(columns.joined(separator: ", "))) VALUES (?, ?\(String(repeating: ", ?", count: columns.count)))
+        ON CONFLICT (sha256, page) DO NOTHING RETURNING id
         """
     }
 
@@ -30,7 +42,7 @@ enum StoreSQL {
         "UPDATE sheets SET \(columns.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?"
     }
 
-    static let sheetByHash = "SELECT id, status FROM sheets WHERE sha256 = ?"
+    static let sheetByKey = "SELECT id, status FROM sheets WHERE sha256 = ? AND page = ?"
     /// A re-read sheet loses its readings and cell images (the new ones follow), and counts as a new
     /// revision: it changed under any reviewer who has it open.
     static let rereadSheet = [
@@ -39,7 +51,9 @@ enum StoreSQL {
         "DELETE FROM digit_embeddings WHERE sheet_id = ?",
         "UPDATE sheets SET revision = revision + 1 WHERE id = ?",
     ]
-    static let clearFailures = "DELETE FROM scan_failures WHERE path = ? OR sha256 = ?"
+    /// A stored sheet clears the failures of its page, by path or by hash, and any of its whole file (page 0):
+    /// the file opened this time. Arguments: path, sha256, page.
+    static let clearFailures = "DELETE FROM scan_failures WHERE (path = ? OR sha256 = ?) AND page IN (?, 0)"
 
     static let insertReading = """
         INSERT INTO field_readings (sheet_id, field, position, kind, value, raw_text, confidence, flagged, notes,
@@ -150,19 +164,24 @@ enum StoreSQL {
         "DELETE FROM player_lines WHERE game_log_id = ?",
     ]
 
+    /// Arguments: path, page, sha256, error, at, at.
     static let recordFailure = """
-        INSERT INTO scan_failures (path, sha256, error, attempts, first_failed_at, last_failed_at) VALUES (?, ?, ?, 1, ?, ?)
-        ON CONFLICT (path) DO UPDATE SET sha256 = excluded.sha256, error = excluded.error,
+        INSERT INTO scan_failures (path, page, sha256, error, attempts, first_failed_at, last_failed_at) VALUES (?, ?, ?, ?, 1, ?, ?)
+        ON CONFLICT (path, page) DO UPDATE SET sha256 = excluded.sha256, error = excluded.error,
             attempts = scan_failures.attempts + 1, last_failed_at = excluded.last_failed_at
         """
     /// A failure copied from another store: kept as it was there, attempts and times included.
     static let restoreFailure = """
-        INSERT INTO scan_failures (path, sha256, error, attempts, first_failed_at, last_failed_at) VALUES (?, ?, ?, ?, ?, ?)
-        ON CONFLICT (path) DO UPDATE SET sha256 = excluded.sha256, error = excluded.error, attempts = excluded.attempts,
+        INSERT INTO scan_failures (path, page, sha256, error, attempts, first_failed_at, last_failed_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+        ON CONFLICT (path, page) DO UPDATE SET sha256 = excluded.sha256, error = excluded.error, attempts = excluded.attempts,
             first_failed_at = excluded.first_failed_at, last_failed_at = excluded.last_failed_at
         """
-    static func restoreFailureArguments(_ f: FailureRecord) -> [SQLValue] {
-        [.text(f.path), SQLValue(f.sha256), .text(f.error), .int(f.attempts), .text(Timestamp.string(f.firstFailedAt)),
+    static func recordFailureArguments(_ f: NewFailure) throws -> [SQLValue] {
+        let at = Timestamp.string(f.at)
+        return [.text(f.path), try page(f.page), SQLValue(f.sha256), .text(f.error), .text(at), .text(at)]
+    }
+    static func restoreFailureArguments(_ f: FailureRecord) throws -> [SQLValue] {
+        [.text(f.path), try page(f.page), SQLValue(f.sha256), .text(f.error), .int(f.attempts), .text(Timestamp.string(f.firstFailedAt)),
          .text(Timestamp.string(f.lastFailedAt))]
     }
 
@@ -176,7 +195,7 @@ enum StoreSQL {
     }
 
     static let sheetByID = "SELECT * FROM sheets WHERE id = ?"
-    static let failures = "SELECT * FROM scan_failures ORDER BY path"
+    static let failures = "SELECT * FROM scan_failures ORDER BY path, page"
     static let readings = "SELECT * FROM field_readings WHERE sheet_id = ? ORDER BY position"
     static let reading = "SELECT * FROM field_readings WHERE sheet_id = ? AND field = ?"
 
@@ -202,9 +221,9 @@ enum StoreSQL {
         return ("SELECT * FROM game_logs WHERE sheet_id = ? ORDER BY id", [.int(sheetID)])
     }
 
-    /// A game log's `duplicate_of` as the content hash of that log's sheet: ids differ between stores.
-    static let duplicateSheetHash = "SELECT s.sha256 FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE g.id = ?"
-    static let gameLogOfSheetHash = "SELECT g.id FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE s.sha256 = ?"
+    /// A game log's `duplicate_of` as the key (hash and page) of that log's sheet: ids differ between stores.
+    static let duplicateSheetKey = "SELECT s.sha256, s.page FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE g.id = ?"
+    static let gameLogOfSheetKey = "SELECT g.id FROM game_logs g JOIN sheets s ON s.id = g.sheet_id WHERE s.sha256 = ? AND s.page = ?"
     static let statsOfGameLog = "SELECT period, stat, value FROM game_log_stats WHERE game_log_id = ? ORDER BY period, stat"
     static let playerLinesOfGameLog = "SELECT line, number, player FROM player_lines WHERE game_log_id = ? ORDER BY line"
     static let playerStatsOfGameLog = "SELECT line, stat, value FROM player_line_stats WHERE game_log_id = ? ORDER BY line, stat"

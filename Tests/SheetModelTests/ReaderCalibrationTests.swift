@@ -43,11 +43,11 @@ import Testing
         let unsure = FieldReading(value: .string("23"), text: "23", confidence: 80)
         let low = FieldReading(value: .string("23"), text: "23", confidence: 10)
         let sureSteps = 100 * pow(0.05, 1.0 / 99), unsureSteps = 100 * ReaderCalibration.credibleAccuracy(right: 20, readings: 40)
-        #expect(abs(fit.confidence(of: sure, writing: "hand", kind: .digits) - sureSteps) < 1e-9)
-        #expect(abs(fit.confidence(of: unsure, writing: "hand", kind: .digits) - unsureSteps) < 1e-9)
-        #expect(fit.confidence(of: low, writing: "hand", kind: .digits) == 10)
+        #expect(abs(fit.confidence(of: sure, writing: .hand, kind: .digits) - sureSteps) < 1e-9)
+        #expect(abs(fit.confidence(of: unsure, writing: .hand, kind: .digits) - unsureSteps) < 1e-9)
+        #expect(fit.confidence(of: low, writing: .hand, kind: .digits) == 10)
         // The print reader's digits have no table here: its own confidence stands.
-        #expect(fit.confidence(of: unsure, writing: "print", kind: .digits) == 80)
+        #expect(fit.confidence(of: unsure, writing: .print, kind: .digits) == 80)
     }
 
     /// A doubt's cap holds after the mapping: "58" written touching, read 5 at 96 where such readings are
@@ -55,9 +55,9 @@ import Testing
     @Test func aDoubtCapsTheMappedConfidence() {
         let fit = ReaderCalibration.fit(samples("hand.count", at: 96, right: 98, wrong: 0), fittedOn: [])
         let wide = FieldReading(value: .integer(5), text: "5", confidence: 96, doubts: [.wideMark])
-        #expect(abs(fit.confidence(of: wide, writing: "hand", kind: .count) - 60) < 1e-9)
+        #expect(abs(fit.confidence(of: wide, writing: .hand, kind: .count) - 60) < 1e-9)
         let plain = FieldReading(value: .integer(5), text: "5", confidence: 99)
-        #expect(abs(fit.confidence(of: plain, writing: "hand", kind: .count) - 100 * pow(0.05, 1.0 / 99)) < 1e-9)
+        #expect(abs(fit.confidence(of: plain, writing: .hand, kind: .count) - 100 * pow(0.05, 1.0 / 99)) < 1e-9)
     }
 
     /// The credible accuracy: all right of n is 0.05^(1/(n + 1)); half right of 40 lies under a half; more
@@ -77,17 +77,17 @@ import Testing
         #expect(fit.tables["print.checkbox.empty"] != nil)
         #expect(fit.tables["print.checkbox"] == nil)
         let ticked = FieldReading(value: .boolean(true), text: "", confidence: 97)
-        #expect(fit.confidence(of: ticked, writing: "print", kind: .checkbox) == 97)
+        #expect(fit.confidence(of: ticked, writing: .print, kind: .checkbox) == 97)
     }
 
     /// Names, handwritten dates and jersey numbers wait for their own model; counts a rule weighs are the posterior's.
     @Test func onlyFieldsNoRuleWeighsAreMapped() {
-        #expect(!ReaderCalibration.maps(.text, writing: "print", weighedByRules: false))
-        #expect(!ReaderCalibration.maps(.count, writing: "hand", weighedByRules: true))
-        #expect(ReaderCalibration.maps(.count, writing: "hand", weighedByRules: false))
-        #expect(ReaderCalibration.maps(.digits, writing: "print", weighedByRules: false))
-        #expect(!ReaderCalibration.maps(.digits, writing: "hand", weighedByRules: false))
-        #expect(ReaderCalibration.maps(.date, writing: "print", weighedByRules: true))
-        #expect(!ReaderCalibration.maps(.date, writing: "hand", weighedByRules: true))
+        #expect(!ReaderCalibration.maps(.text, writing: .print, weighedByRules: false))
+        #expect(!ReaderCalibration.maps(.count, writing: .hand, weighedByRules: true))
+        #expect(ReaderCalibration.maps(.count, writing: .hand, weighedByRules: false))
+        #expect(ReaderCalibration.maps(.digits, writing: .print, weighedByRules: false))
+        #expect(!ReaderCalibration.maps(.digits, writing: .hand, weighedByRules: false))
+        #expect(ReaderCalibration.maps(.date, writing: .print, weighedByRules: true))
+        #expect(!ReaderCalibration.maps(.date, writing: .hand, weighedByRules: true))
     }
 }

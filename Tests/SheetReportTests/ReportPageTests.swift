@@ -94,7 +94,7 @@ import Testing
         #expect(Self.count("class=\"mark dot\"", in: chart) == 2, "and the season to date, the same point")
         #expect(chart.contains("<title>2026-04-11: Save % in the game 75.0</title>"))
         let table = try Self.element("athlete-0-quinn-walker", in: html, end: "</article>")
-        #expect(Self.count("<tr data-row=\"7\">", in: table) == 3, "the games table, and the numbers behind two charts")
+        #expect(Self.count("<tr data-row=\"7\"", in: table) == 3, "the games table, and the numbers behind two charts")
         #expect(table.contains("<td data-col=\"save_pct\" class=\"num\">75.0</td>"))
         #expect(!html.lowercased().contains("nan") && !html.contains("inf"))
     }
@@ -115,8 +115,9 @@ import Testing
         #expect(Self.count("<rect class=\"mark bar\"", in: counts) == 0, "counts drawn as lines past \(GameChart.maxBarGames) games")
         #expect(Self.count("<path class=\"mark line\"", in: counts) == 3)
         let table = try Self.element("athlete-0-quinn-walker", in: html, end: "</article>")
-        #expect(Self.count("data-table=\"games\"", in: table) == 2)
-        #expect(Self.count("<tr data-row=", in: table) == 3 * 1000 + 1, "three tables of every game, and the one context")
+        #expect(Self.count("data-table=\"games\"", in: table) == 2, "a games table per season: January–July and August–December")
+        #expect(Self.count("<tr data-row=", in: table) == 3 * 1000 + 2 * 2, "three tables of every game, and each season's two lines")
+        #expect(Self.count("class=\"season-mark\"", in: save) == 1, "the season boundary on the trend")
     }
 
     /// The season to date is all saves over all shots so far, not a mean of each game's percentage.

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import PostgresNIO
 import SheetModel
 @testable import SheetStore
 import StoreTestSupport
@@ -10,6 +12,11 @@ struct PostgresConformanceTests {
     @Test(arguments: StoreConformance.cases)
     func conformance(_ testCase: StoreConformance.Case) async throws {
         try await TemporaryDatabase.with { store in try await testCase.run(store) }
+    }
+
+    @Test(arguments: StoreConformance.copyCases)
+    func copy(_ testCase: StoreConformance.CopyCase) async throws {
+        try await TemporaryDatabase.with { source in try await TemporaryDatabase.with { target in try await testCase.run(source, target) } }
     }
 }
 
@@ -40,7 +47,7 @@ struct PostgresStoreTests {
                 return try await group.reduce(into: []) { $0.append($1) }
             }
             #expect(try await TestPostgres.count("SELECT COUNT(*) FROM statsheet_migrations", in: url)
-                    == Schema.migrations(identity: "", bytes: "").count)
+                    == Schema.migrations(.postgres).count)
             for store in stores {
                 #expect(try await store.sheets(status: nil).isEmpty)
                 await store.close()
@@ -60,7 +67,7 @@ struct PostgresStoreTests {
     @Test func aStoreOpenedToReadIsNeverMigratedNorWritten() async throws {
         try await TestPostgres.withDatabase { url in
             let location = try PostgresLocation(url: url)
-            await #expect(throws: StoreError.olderSchema(store: location.redacted, version: nil, current: "v6")) {
+            await #expect(throws: StoreError.olderSchema(store: location.redacted, version: nil, current: "v9")) {
                 try await PostgresSheetStore.open(location, readingOnly: true)
             }
             #expect(try await TestPostgres.count("SELECT COUNT(*) FROM pg_tables WHERE tablename = 'statsheet_migrations'", in: url) == 0)
@@ -74,6 +81,24 @@ struct PostgresStoreTests {
             }
             await reader.close()
             #expect(try await TestPostgres.count("SELECT COUNT(*) FROM sheets", in: url) == 1)
+        }
+    }
+
+    /// A database as statsheet left it at schema v6 opens at v7 with its sheets, ids and game logs, at no page
+    /// (`EarlierStore`): the uniqueness moves from `sha256` to (`sha256`, `page`) in place.
+    @Test func aStoreAtV6MigratesToPages() async throws {
+        try await TestPostgres.withDatabase { url in
+            let logger = Logger(label: "statsheet.test")
+            let connection = try await PostgresConnection.connect(configuration: try PostgresLocation(url: url).connectionConfiguration(),
+                                                                  id: 9, logger: logger)
+            let session = PostgresSession(connection: connection, logger: logger)
+            try await PostgresSheetStore.migrate(session, logger: logger, through: "v6")
+            for sql in EarlierStore.v6Rows { try await session.execute(sql) }
+            try await connection.close()
+            let store = try await PostgresSheetStore.open(url: url)
+            try await EarlierStore.checkV6(store)
+            await store.close()
+            #expect(try await TestPostgres.count("SELECT COUNT(*) FROM pg_constraint WHERE conname = 'sheets_sha256_key'", in: url) == 0)
         }
     }
 
@@ -175,7 +200,7 @@ struct PostgresStoreTests {
                     let whole = try await source.storedSheet(id: id)
                     #expect(try await target.insert(whole))
                     #expect(try await !target.insert(whole), "the second insert of the same hash changes nothing")
-                    let copyID = try #require(try await target.storedHashes()[whole.sha256]?.id)
+                    let copyID = try #require(try await target.storedSheets()[whole.key]?.id)
                     #expect(Self.withoutIDs(try await target.storedSheet(id: copyID)) == Self.withoutIDs(whole))
                 }
                 let copied = try await source.storedSheet(id: second)

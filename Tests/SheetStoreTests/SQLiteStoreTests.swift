@@ -9,6 +9,11 @@ import Testing
     func conformance(_ testCase: StoreConformance.Case) async throws {
         try await TemporaryStore.with { store in try await testCase.run(store) }
     }
+
+    @Test(arguments: StoreConformance.copyCases)
+    func copy(_ testCase: StoreConformance.CopyCase) async throws {
+        try await TemporaryStore.with { source in try await TemporaryStore.with { target in try await testCase.run(source, target) } }
+    }
 }
 
 enum TemporaryStore {

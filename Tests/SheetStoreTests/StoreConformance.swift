@@ -44,6 +44,21 @@ enum StoreConformance {
         Case(name: "digit examples: a live correction or confirmation labels a number's digits when their count matches", run: digitExamplesLabelled),
         Case(name: "digit examples: a re-read replaces a sheet's embeddings; a copied sheet carries them", run: digitExamplesRereadAndCopied),
         Case(name: "seasons: each approved game's day and context by athlete, none waiting", run: seasonGames),
+        Case(name: "pages: two pages of one file are two sheets, each stored once; a one-image file is neither", run: pagesAreSheets),
+        Case(name: "pages: failures are kept by path and page; a page read clears its own and its whole file's", run: pageFailures),
+        Case(name: "pages: the views name a page path#page=N, with sheet_page; review and copies carry the page", run: pagesInViews),
+    ]
+
+    /// Copying one store into another (`statsheet store copy`): each backend's runner gives two new stores of its kind.
+    struct CopyCase: Sendable, CustomTestStringConvertible {
+        let name: String
+        let run: @Sendable (_ source: any SheetStore, _ target: any SheetStore) async throws -> Void
+        var testDescription: String { name }
+    }
+
+    static let copyCases: [CopyCase] = [
+        CopyCase(name: "store copy: a two-page file's sheets are copied once each, failures with their pages; a rerun adds nothing",
+                 run: copyPages),
     ]
 
     // MARK: Fixtures
@@ -57,7 +72,7 @@ enum StoreConformance {
     /// A lacrosse sheet: quarters of (shots, saves, goals, clears), no overtime, totals summed.
     static func sheet(hash: String, athlete: String = "Quinn Walker", date: String = "2026-04-11", opponent: String = "Lincoln High",
                       club: Bool = false, status: SheetStatus = .clean, quarters: [[Int]] = [[7, 6, 1, 9], [17, 16, 1, 12], [19, 10, 9, 6], [15, 10, 5, 4]],
-                      defaults: GameLogDefaults = GameLogDefaults(), path: String? = nil) -> NewSheet {
+                      defaults: GameLogDefaults = GameLogDefaults(), path: String? = nil, page: Int? = nil) -> NewSheet {
         var values: [String: FieldValue] = [
             "athlete": athlete.isEmpty ? .empty : .string(athlete), "date": .string(date), "opponent": .string(opponent),
             "context.hs": .boolean(!club), "context.club": .boolean(club),
@@ -88,7 +103,7 @@ enum StoreConformance {
         if status == .needsReview { result.ruleFailures = [try! JSONDecoder().decode(RuleFailure.self, from: Data("""
             {"rule": "q2.balance", "message": "Q2", "detail": "16 + 1 = 17", "fields": ["q2.saves"]}
             """.utf8))] }
-        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file,
+        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file, page: page,
                         scannedAt: Date(timeIntervalSince1970: 1_790_000_000), result: result, fields: template.fields,
                         gameLog: template.gameLog!.draft(from: values, defaults: defaults))
     }
@@ -110,7 +125,7 @@ enum StoreConformance {
 
     /// A box score of `boxRows` (rows 1, 2 and 4: row 3 left blank), with team totals and the
     /// opponent's score, every field read at `confidence`.
-    static func boxScore(hash: String, rows: [BoxRow] = boxRows, status: SheetStatus = .clean) -> NewSheet {
+    static func boxScore(hash: String, rows: [BoxRow] = boxRows, status: SheetStatus = .clean, path: String? = nil, page: Int? = nil) -> NewSheet {
         var values: [String: FieldValue] = ["team": .string("Granite Bay"), "opponent": .string("Summit"), "date": .string("2026-02-14"),
                                             "opp.score": .integer(19), "venue.home": .boolean(true), "venue.away": .boolean(false)]
         for (row, line) in zip(["p01", "p02", "p04"], rows) {
@@ -122,10 +137,10 @@ enum StoreConformance {
         let fields = basketball.fields.map { spec in
             (id: spec.id, reading: FieldReading(value: values[spec.id] ?? .empty, text: values[spec.id].map { "\($0)" } ?? "", confidence: 95))
         }
-        let result = SheetResult(file: "/sheets/box-\(hash).jpg", template: basketball.id, templateVersion: basketball.version, status: status,
+        let result = SheetResult(file: path ?? "/sheets/box-\(hash).jpg", template: basketball.id, templateVersion: basketball.version, status: status,
                                  alignment: AlignmentReport(quality: 0.97, quarterTurns: 0, scale: 4.17, markRead: true),
                                  fields: fields, milliseconds: 900)
-        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file,
+        return NewSheet(sha256: String(repeating: hash, count: 64 / hash.count), path: result.file, page: page,
                         scannedAt: Date(timeIntervalSince1970: 1_790_000_000), result: result, fields: basketball.fields,
                         gameLog: basketball.gameLog!.draft(from: values))
     }
@@ -152,11 +167,12 @@ enum StoreConformance {
         #expect(try await store.sheets(status: nil).count == 1)
         #expect(try await store.sheets(status: nil).first?.path == "/sheets/a.png")
         #expect(try await store.gameLogs(sheetID: nil).count == 1)
-        #expect(try await store.storedHashes()[String(repeating: "a", count: 64)]?.status == .clean)
+        #expect(try await store.storedSheets()[SheetKey(sha256: String(repeating: "a", count: 64))]?.status == .clean)
     }
 
     static func readingsRoundTrip(_ store: any SheetStore) async throws {
-        let new = sheet(hash: "b", status: .needsReview)
+        var new = sheet(hash: "b", status: .needsReview)
+        new.result.reviewLine = 62.5
         let id = sheetID(try await store.record(new, policy: ApprovalPolicy(), replace: false))
         let readings = try await store.readings(sheetID: id)
         #expect(readings.map(\.field) == template.fields.map(\.id))
@@ -167,6 +183,7 @@ enum StoreConformance {
         #expect(summary.flaggedFields == 1)
         #expect(summary.ruleFailures.map(\.rule) == ["q2.balance"])
         #expect(summary.alignmentQuality == 0.98)
+        #expect(summary.reviewLine == 62.5)
         #expect(try await store.sheets(status: .clean).isEmpty)
     }
 
@@ -716,5 +733,130 @@ enum StoreConformance {
         let examples = try await store.digitExamples()
         #expect(examples.filter { $0.network == "n2" }.map(\.embedding) == embeddings(5, count: 2), "the re-read's embeddings, labelled by the kept correction")
         #expect(examples.filter { $0.network == "n1" }.count == 2, "only the copy's are left of the first reading")
+    }
+
+    // MARK: Pages (issue 57)
+
+    static func pagesAreSheets(_ store: any SheetStore) async throws {
+        // Two pages of one PDF: the same bytes, so the same hash; a game each (different dates: not duplicates).
+        let pdf = "/sheets/week3.pdf"
+        let page1 = try await store.record(sheet(hash: "a1", date: "2026-04-11", path: pdf, page: 1), policy: ApprovalPolicy(), replace: false)
+        let page2 = try await store.record(sheet(hash: "a1", date: "2026-04-18", path: pdf, page: 2), policy: ApprovalPolicy(), replace: false)
+        guard case .stored(let first, .approved) = page1, case .stored(let second, .approved) = page2 else {
+            Issue.record("\(page1) \(page2)"); return
+        }
+        #expect(first != second)
+        // Page 2 again, under another name: nothing added.
+        #expect(try await store.record(sheet(hash: "a1", date: "2026-04-18", path: "/elsewhere/copy.pdf", page: 2), policy: ApprovalPolicy(),
+                                       replace: false) == .alreadyStored(sheetID: second, status: .clean))
+        // The same bytes as a file that is one image (no page) are another sheet than its page 1.
+        let single = try await store.record(sheet(hash: "a1", date: "2026-04-25"), policy: ApprovalPolicy(), replace: false)
+        guard case .stored(let third, _) = single else { Issue.record("\(single)"); return }
+        let hash = String(repeating: "a1", count: 32)
+        #expect(try await store.storedSheets().mapValues(\.id) == [SheetKey(sha256: hash, page: 1): first, SheetKey(sha256: hash, page: 2): second,
+                                                                    SheetKey(sha256: hash): third])
+        let sheets = try await store.sheets(status: nil)
+        #expect(sheets.map(\.page) == [1, 2, nil])
+        #expect(sheets.map(\.source.description) == ["/sheets/week3.pdf#page=1", "/sheets/week3.pdf#page=2", "/sheets/a1.png"])
+        #expect(try await store.gameLogs(sheetID: nil).count == 3)
+        // A re-read of page 2 replaces page 2 only.
+        let reread = try await store.record(sheet(hash: "a1", date: "2026-04-18", path: pdf, page: 2), policy: ApprovalPolicy(), replace: true)
+        guard case .replaced(second, _) = reread else { Issue.record("\(reread)"); return }
+        #expect(try await store.sheets(status: nil).count == 3)
+        #expect(try await store.readings(sheetID: first).count == template.fields.count)
+        // Pages count from 1: a page 0 would be taken for the one-image file.
+        await #expect(throws: StoreError.self) {
+            try await store.record(sheet(hash: "a1", path: pdf, page: 0), policy: ApprovalPolicy(), replace: false)
+        }
+        await #expect(throws: StoreError.self) {
+            try await store.recordFailure(NewFailure(path: pdf, page: -1, sha256: nil, error: "x", at: Date()))
+        }
+        #expect(try await store.sheets(status: nil).count == 3)
+    }
+
+    static func pageFailures(_ store: any SheetStore) async throws {
+        let (pdf, tiff) = ("/sheets/week3.pdf", "/sheets/scan.tiff")
+        let hash = String(repeating: "b2", count: 32)
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        try await store.recordFailure(NewFailure(path: pdf, page: 2, sha256: hash, error: "no markers found", at: at))
+        try await store.recordFailure(NewFailure(path: pdf, page: 1, sha256: hash, error: "too blurred", at: at))
+        try await store.recordFailure(NewFailure(path: pdf, page: 2, sha256: hash, error: "no markers found", at: at.addingTimeInterval(60)))
+        // A file that could not be opened at all: no page.
+        try await store.recordFailure(NewFailure(path: tiff, sha256: nil, error: "not a TIFF", at: at))
+        var failures = try await store.failures()
+        #expect(failures.map(\.source.description) == ["/sheets/scan.tiff", "/sheets/week3.pdf#page=1", "/sheets/week3.pdf#page=2"])
+        #expect(failures.map(\.attempts) == [1, 1, 2])
+        #expect(failures.last?.lastFailedAt == at.addingTimeInterval(60))
+        // Page 2 read at last: its failure goes, page 1's stays.
+        _ = try await store.record(sheet(hash: "b2", path: pdf, page: 2), policy: ApprovalPolicy(), replace: false)
+        failures = try await store.failures()
+        #expect(failures.map(\.source.description) == ["/sheets/scan.tiff", "/sheets/week3.pdf#page=1"])
+        // A page of the TIFF read: the file opened, so its whole-file failure goes.
+        _ = try await store.record(sheet(hash: "c3", date: "2026-05-01", path: tiff, page: 1), policy: ApprovalPolicy(), replace: false)
+        #expect(try await store.failures().map(\.source.description) == ["/sheets/week3.pdf#page=1"])
+    }
+
+    static func pagesInViews(_ store: any SheetStore) async throws {
+        let paged = sheetID(try await store.record(sheet(hash: "d4", path: "/sheets/week3.pdf", page: 2), policy: ApprovalPolicy(), replace: false))
+        _ = try await store.record(sheet(hash: "e5", athlete: "Drew Patel"), policy: ApprovalPolicy(), replace: false)
+        let logs = try await store.goalieGameLogs(GameLogFilter())
+        #expect(logs.map(\.sheetPath) == ["/sheets/e5.png", "/sheets/week3.pdf#page=2"])
+        #expect(logs.map(\.sheetPage) == [nil, 2])
+        #expect(logs.last?.totals == GoalieStats(shots: 58, saves: 42, goalsAllowed: 16, clears: 31), "the page's numbers, grouped as before")
+        _ = try await store.record(boxScore(hash: "f6", path: "/sheets/box.tiff", page: 3), policy: ApprovalPolicy(), replace: false)
+        let lines = try await store.boxScoreLines(GameLogFilter())
+        #expect(lines.count == 3)
+        #expect(lines.allSatisfy { $0.sheetPath == "/sheets/box.tiff#page=3" && $0.sheetPage == 3 })
+        #expect(lines.map(\.points) == [17, 0, 7])
+        // The page goes wherever the sheet is shown or copied.
+        let waiting = sheetID(try await store.record(sheet(hash: "d4", date: "2026-05-02", status: .needsReview, path: "/sheets/week3.pdf", page: 4),
+                                                     policy: ApprovalPolicy(), replace: false))
+        #expect(try await store.reviewQueue().map(\.source.description) == ["/sheets/week3.pdf#page=4"])
+        #expect(try await store.sheetReview(sheetID: waiting).sheet.page == 4)
+        let whole = try await store.storedSheet(id: paged)
+        #expect(whole.page == 2 && whole.key == SheetKey(sha256: String(repeating: "d4", count: 32), page: 2))
+        #expect(try await !store.insert(whole), "the same page is there")
+        var page5 = whole
+        page5.page = 5
+        #expect(try await store.insert(page5), "another page of the same file is another sheet")
+        #expect(try await store.storedSheets()[page5.key] != nil)
+    }
+
+    static func copyPages(_ source: any SheetStore, _ target: any SheetStore) async throws {
+        let pdf = "/sheets/week3.pdf"
+        // The same bytes as a one-image file, and as pages 1 and 2 of a PDF; page 2's game is page 1's again.
+        _ = try await source.record(sheet(hash: "a7", date: "2026-04-04"), policy: ApprovalPolicy(), replace: false)
+        _ = try await source.record(sheet(hash: "a7", athlete: "Drew Patel", path: pdf, page: 1), policy: ApprovalPolicy(), replace: false)
+        let page2 = try await source.record(sheet(hash: "a7", athlete: "Drew Patel", path: pdf, page: 2), policy: ApprovalPolicy(), replace: false)
+        guard case .pending(_, let reason)? = gameLog(page2) else { Issue.record("\(page2)"); return }
+        #expect(reason.contains("probable duplicate"))
+        let at = Date(timeIntervalSince1970: 1_790_000_000)
+        for _ in 0..<2 { try await source.recordFailure(NewFailure(path: pdf, page: 3, sha256: String(repeating: "a7", count: 32), error: "blurred", at: at)) }
+        try await source.recordFailure(NewFailure(path: "/sheets/other.pdf", sha256: nil, error: "not a PDF", at: at))
+
+        let counts = try await StoreCopy.copy(from: source, to: target)
+        #expect(counts.sheets == 3 && counts.alreadyThere == 0 && counts.failures == 2, "\(counts)")
+        let copied = try await target.sheets(status: nil)
+        #expect(copied.map(\.source.description) == ["/sheets/a7.png", "/sheets/week3.pdf#page=1", "/sheets/week3.pdf#page=2"])
+        #expect(Set(copied.map(\.key)) == Set(try await source.sheets(status: nil).map(\.key)))
+        // Page 2's probable duplicate is the copy of page 1's game log, not of the one-image file's.
+        let logs = try await target.gameLogs(sheetID: nil)
+        let page1Log = logs.first { $0.sheetID == copied[1].id }
+        #expect(page1Log != nil && logs.first { $0.sheetID == copied[2].id }?.duplicateOf == page1Log?.id)
+        #expect(try await target.goalieGameLogs(GameLogFilter()).map(\.sheetPath) == ["/sheets/a7.png", "/sheets/week3.pdf#page=1"])
+        let failures = try await target.failures()
+        #expect(failures.map(\.source.description) == ["/sheets/other.pdf", "/sheets/week3.pdf#page=3"])
+        #expect(failures.map(\.attempts) == [1, 2])
+
+        // Again: every sheet is there already; failures are put back as they were, none added.
+        let again = try await StoreCopy.copy(from: source, to: target)
+        #expect(again.sheets == 0 && again.alreadyThere == 3, "\(again)")
+        #expect(try await target.sheets(status: nil).count == 3)
+        #expect(try await target.gameLogs(sheetID: nil).count == 3)
+        #expect(try await target.failures() == failures)
+        // A failure of a page the destination has read since is not copied over it.
+        try await source.recordFailure(NewFailure(path: pdf, page: 2, sha256: String(repeating: "a7", count: 32), error: "blurred", at: at))
+        _ = try await StoreCopy.copy(from: source, to: target)
+        #expect(try await target.failures().count == 2)
     }
 }

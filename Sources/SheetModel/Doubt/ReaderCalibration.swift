@@ -36,19 +36,19 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
     /// Fewer readings than this of a kind fit no table: the reader's own confidence stands.
     public static let minimumReadings = 30
 
-    public static func key(writing: String, kind: FieldKind, empty: Bool) -> String {
-        "\(writing).\(kind.rawValue)\(empty ? ".empty" : "")"
+    public static func key(writing: Writing, kind: FieldKind, empty: Bool) -> String {
+        "\(writing.rawValue).\(kind.rawValue)\(empty ? ".empty" : "")"
     }
 
     /// True for the fields whose confidence the tables give: checkboxes, counts no rule weighs, and printed
     /// dates and digit strings. Not names, nor handwritten dates and digit strings: the calibration sets hold
     /// too few wrong ones to place a line (`SheetFieldReader.handDate`, `handDigitString`); a handwritten date
     /// is weighed by its season (`SeasonPrior`), a jersey number waits for the roster.
-    public static func maps(_ kind: FieldKind, writing: String, weighedByRules: Bool) -> Bool {
+    public static func maps(_ kind: FieldKind, writing: Writing, weighedByRules: Bool) -> Bool {
         switch kind {
         case .text: false
         case .count: !weighedByRules
-        case .date, .digits: writing != "hand"
+        case .date, .digits: writing != .hand
         case .checkbox: true
         }
     }
@@ -58,7 +58,7 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
     /// confidence cannot show that the reader is surer than it says there (every printed count of the
     /// calibration sets was right, from Tesseract's 7 up), and for writers they never held, lifting did not
     /// hold (docs/decisions.md).
-    public func confidence(of reading: FieldReading, writing: String, kind: FieldKind) -> Double {
+    public func confidence(of reading: FieldReading, writing: Writing, kind: FieldKind) -> Double {
         let key = Self.key(writing: writing, kind: kind, empty: reading.value == .empty)
         guard let steps = tables[key], let first = steps.first else { return reading.confidence }
         let raw = reading.confidence / 100

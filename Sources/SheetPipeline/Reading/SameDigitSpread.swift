@@ -1,3 +1,5 @@
+import SheetModel
+
 /// How alike a sheet's written digits of the same value are, as the digit network sees them: the evidence that
 /// tells print from hand without Tesseract.
 ///

@@ -3,14 +3,6 @@ import Foundation
 import OCRKit
 import SheetModel
 
-/// How a sheet's numbers were written: by hand, or printed (typed into the boxes by a computer).
-public enum Writing: String, Sendable, CaseIterable, Codable {
-    /// Decide per sheet from how Tesseract fares on its numbers.
-    case auto
-    case print
-    case hand
-}
-
 /// Reads a whole sheet: text and checkboxes with the printed reader (Tesseract), numbers with
 /// Tesseract when they are printed — checked against the digit network — and with the digit network
 /// when they are handwritten.
@@ -53,7 +45,7 @@ public final class SheetFieldReader: FieldRecognizer {
     public var names: NameReadingModel?
     /// The review line (`ScanOptions.minConfidence`), from which the line names are held to follows
     /// (`NamePosterior.line`).
-    public var reviewLine = 70.0
+    public var reviewLine = ReviewLine.standard
 
     public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
         self.printed = printed

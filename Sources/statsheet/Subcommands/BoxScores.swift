@@ -81,6 +81,7 @@ enum BoxScoreColumns {
         Column(title: "FT%") { percent($0.freeThrowPercent) },
         Column(title: "REB") { $0.rebounds }, Column(title: "AST") { $0.assists }, Column(title: "STL") { $0.steals },
         Column(title: "BLK") { $0.blocks }, Column(title: "TO") { $0.turnovers }, Column(title: "PF") { $0.fouls },
+        Column(title: "Team") { $0.team }, Column(title: "Opp. score") { $0.opponentPoints },
     ]
 
     static let json: [Column] = [
@@ -91,5 +92,6 @@ enum BoxScoreColumns {
         Column("ftm") { $0.freeThrowsMade }, Column("fta") { $0.freeThrowsAttempted }, Column("ft_pct") { $0.freeThrowPercent },
         Column("fg2m") { $0.twosMade }, Column("fg2a") { $0.twosAttempted }, Column("reb") { $0.rebounds }, Column("ast") { $0.assists },
         Column("stl") { $0.steals }, Column("blk") { $0.blocks }, Column("tov") { $0.turnovers }, Column("pf") { $0.fouls },
+        Column("opponent_points") { $0.opponentPoints },
     ]
 }

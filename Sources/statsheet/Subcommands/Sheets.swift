@@ -26,10 +26,10 @@ struct Sheets: AsyncParsableCommand {
         if status == .failed {
             for f in try await store.failures() {
                 if json {
-                    emit(["path": f.path, "sha256": f.sha256 ?? NSNull(), "status": "failed", "error": f.error, "attempts": f.attempts,
+                    emit(["path": f.path, "page": f.page ?? NSNull(), "sha256": f.sha256 ?? NSNull(), "status": "failed", "error": f.error, "attempts": f.attempts,
                           "last_failed_at": f.lastFailedAt.formatted(.iso8601)])
                 } else {
-                    print(TerminalText.escaped("\(f.path): FAILED — \(f.error) (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))"))
+                    print(TerminalText.escaped("\(f.source): FAILED — \(f.error) (\(f.attempts) attempt\(f.attempts == 1 ? "" : "s"))"))
                 }
             }
             return
@@ -47,12 +47,12 @@ struct Sheets: AsyncParsableCommand {
             shown += 1
             let state = log.map { $0.approvedAt == nil ? "waiting: \($0.pendingReason ?? "not approved")" : "game log \($0.id) approved" } ?? "no game log"
             if json {
-                emit(["sheet_id": sheet.id, "path": sheet.path, "sha256": sheet.sha256, "status": sheet.status.rawValue,
+                emit(["sheet_id": sheet.id, "path": sheet.path, "page": sheet.page ?? NSNull(), "sha256": sheet.sha256, "status": sheet.status.rawValue,
                       "template": sheet.templateID, "template_version": sheet.templateVersion, "flagged_fields": sheet.flaggedFields,
                       "rule_failures": sheet.ruleFailures.map(\.rule), "game_log_id": log?.id ?? NSNull(),
                       "approved": log?.approvedAt != nil, "pending_reason": log?.pendingReason ?? NSNull()])
             } else {
-                var line = "\(sheet.id)  \(sheet.path)  \(sheet.status.rawValue)  \(state)"
+                var line = "\(sheet.id)  \(sheet.source)  \(sheet.status.rawValue)  \(state)"
                 if sheet.flaggedFields > 0 { line += "; \(sheet.flaggedFields) field\(sheet.flaggedFields == 1 ? "" : "s") flagged" }
                 if !sheet.ruleFailures.isEmpty { line += "; rules: " + sheet.ruleFailures.map(\.rule).joined(separator: ", ") }
                 print(TerminalText.escaped(line))
