@@ -17,18 +17,32 @@ enum EarlierNotes {
                 .int(row.int64("sheet_id") ?? 0), .text(row.text("field"))]
     }
 
+    /// The fixed sentences statsheet wrote before doubts were typed (store versions 1–3), frozen as they were
+    /// written then: today's `ReadingDoubt.words` may be reworded freely (the date's has been) without an old
+    /// store's notes going untyped.
+    static let sentences: [String: ReadingDoubt] = [
+        "a crossed-out or unreadable mark among the digits": .unreadableMark,
+        "struck out in the boxes; read the number written beside them": .struckOutCorrection,
+        "a mark much smaller than the sheet's other digits": .smallMark,
+        "a mark as wide as two digits read as one": .wideMark,
+        "ink in the boxes, but no digit was read": .noDigits,
+        "no digits read in the ink": .noDigits,
+        "faint marks in an empty-looking field": .faintMarksInEmptyField,
+        "ink in the field, but no text was read": .noTextRead,
+        "the line and the single boxes read differently": .lineAndBoxesDisagree,
+        "read by the handwriting reader alone": .handwritingReaderAlone,
+        "handwriting Tesseract read under 95% sure is right about 4 times in 5": .uncheckedHandwriting(.name),
+        "a handwritten number no sum checks, under 95% sure, is right about 9 times in 10": .uncheckedHandwriting(.digitString),
+        "a handwritten date under 80% sure is right about 19 times in 20": .uncheckedHandwriting(.date),
+        "a handwritten count no rule checks, read under 95% sure": .uncheckedHandwriting(.count),
+    ]
+
     static func convert(_ notes: [String]) -> (doubts: [ReadingDoubt], inkValue: FieldValue?, inkConfidence: Double?) {
         var doubts: [ReadingDoubt] = []
         var inkValue: FieldValue?
         var inkConfidence: Double?
-        let fixed: [String: ReadingDoubt] = Dictionary(uniqueKeysWithValues: [
-            ReadingDoubt.unreadableMark, .struckOutCorrection, .smallMark, .wideMark, .noDigits, .faintMarksInEmptyField, .noTextRead,
-            .lineAndBoxesDisagree, .handwritingReaderAlone, .uncheckedHandwriting(.name), .uncheckedHandwriting(.digitString),
-            .uncheckedHandwriting(.date), .uncheckedHandwriting(.count),
-        ].map { ($0.words, $0) } + [("no digits read in the ink", .noDigits),
-                                    ("a handwritten date under 80% sure is right about 19 times in 20", .uncheckedHandwriting(.date))])
         for note in notes {
-            if let doubt = fixed[note] { doubts.append(doubt); continue }
+            if let doubt = sentences[note] { doubts.append(doubt); continue }
             // "the digits alone read 7 (confidence 62); the sums make 1 likelier", or "…; filled in from the
             // sheet's suggestion: 1": the value shown was not the ink's.
             if let read = match(note, #"^the digits alone read (.+?) \(confidence (\d+)\)"#) {

@@ -51,6 +51,21 @@ import Testing
         #expect(EarlierNotes.convert(["the digits alone read empty (confidence 40); filled in from the sheet's suggestion: 3"]).inkValue == .empty)
     }
 
+    /// The migration matches frozen copies of the sentences stores 1–3 hold, never today's wording: the
+    /// handwritten date's sentence has been reworded since and still types, and no sentence is read through
+    /// `ReadingDoubt.words`, so rewording any message leaves an old store's notes typed.
+    @Test func earlierSentencesAreMatchedAsTheyWereWritten() {
+        let date = "a handwritten date under 80% sure is right about 19 times in 20"
+        #expect(ReadingDoubt.uncheckedHandwriting(.date).words != date)
+        #expect(EarlierNotes.convert([date]).doubts == [.uncheckedHandwriting(.date)])
+        for (sentence, doubt) in EarlierNotes.sentences {
+            #expect(EarlierNotes.convert([sentence]).doubts == [doubt], "\(sentence)")
+        }
+        // Today's words for a doubt stores 1–3 never held are not an earlier sentence: they stay a note.
+        let today = ReadingDoubt.boxMisplaced.words
+        #expect(EarlierNotes.convert([today]).doubts == [.earlierNote(today)])
+    }
+
     /// A measurement reads a store without changing it (`statsheet eval --db`): one written by an earlier statsheet is
     /// refused, saying its schema and the command that brings it up to date, and its file is left byte for byte as
     /// it was, no migration run; brought up to date, it is read, and still nothing can be written through it.
