@@ -81,7 +81,26 @@ public struct FieldNaming: Sendable, Equatable, Decodable {
 
     enum CodingKeys: String, CodingKey { case id, kind, combs, label, range, names }
 
+    /// Any key of the object, to refuse the ones NAMES does not have.
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     public init(from decoder: any Decoder) throws {
+        // Strict, unlike a template: a `rect` typed here, or a misspelt `range`, would otherwise be dropped
+        // without a word, and the person would believe it taken.
+        let all = try decoder.container(keyedBy: AnyKey.self)
+        for key in all.allKeys where CodingKeys(stringValue: key.stringValue) == nil {
+            let known = "known keys: id, kind, combs, label, range, names"
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: all,
+                debugDescription: key.stringValue == "rect"
+                    ? "a box keeps the rect the draft found; NAMES only names it (\(known))"
+                    : "not a key of a box's naming (\(known))")
+        }
         let c = try decoder.container(keyedBy: CodingKeys.self)
         func override<T: Decodable & Sendable & Equatable>(_ key: CodingKeys, _: T.Type) throws -> Override<T> {
             guard c.contains(key) else { return .keep }
