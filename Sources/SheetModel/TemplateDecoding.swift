@@ -11,17 +11,22 @@ extension SheetTemplate {
     /// Decodes and checks a template. Structural problems (bad JSON, missing keys, wrong types) and
     /// semantic ones (duplicate ids, rects off the page, overlapping fields) are all `TemplateError`s.
     public static func decode(_ data: Data) throws(TemplateError) -> SheetTemplate {
-        let template: SheetTemplate
+        let template = try decodeUnchecked(data)
+        let problems = template.problems()
+        guard problems.isEmpty else { throw TemplateError(problems) }
+        return template
+    }
+
+    /// Decodes a template's JSON without checking it: a draft whose boxes overlap or sit where no field may is
+    /// still named, and the named template is what gets checked.
+    public static func decodeUnchecked(_ data: Data) throws(TemplateError) -> SheetTemplate {
         do {
-            template = try JSONDecoder().decode(SheetTemplate.self, from: data)
+            return try JSONDecoder().decode(SheetTemplate.self, from: data)
         } catch let error as DecodingError {
             throw TemplateError([Self.describe(error)])
         } catch {
             throw TemplateError(["not valid JSON: \(error.localizedDescription)"])
         }
-        let problems = template.problems()
-        guard problems.isEmpty else { throw TemplateError(problems) }
-        return template
     }
 
     /// Everything wrong with this template; empty when it is usable.

@@ -9,7 +9,7 @@ struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
         abstract: "List, inspect and print sheet templates.",
-        subcommands: [List.self, Show.self, Render.self, Check.self]
+        subcommands: [List.self, Show.self, Render.self, Check.self, Name.self]
     )
 }
 
@@ -100,6 +100,8 @@ extension TemplateCommand {
                     let t = try TemplateLibrary.loadFile(file)
                     print("\(file): ok — \(t.id) v\(t.version), \(t.fields.count) fields, \((t.rules ?? []).count) rules"
                           + (t.hasMarkers ? "" : ", printed elsewhere: \((t.landmarks ?? []).count) landmarks"))
+                    // Usable as it is, so not a failure: a draft can be scanned to try it before naming it.
+                    if let guidance = t.draftIDGuidance { print("\(file): warning: \(guidance)") }
                 } catch {
                     failed = true
                     for problem in error.problems { print("\(file): \(problem)") }
