@@ -27,7 +27,7 @@ struct BoxFinder {
     /// `scaleX`, `scaleY`: the page image's pixels per point.
     func find(in page: Image, scaleX: Double, scaleY: Double) throws(ImagingError) -> Found {
         let scale = (scaleX + scaleY) / 2
-        let binary = try page.backgroundNormalized().thresholded(below: 150)
+        let binary = try Self.binarized(page)
         let run = max(4, Int((shortestRun * scale).rounded()))
         let thickening = max(1, Int((0.6 * scale).rounded()))
         let horizontal = try binary.longRuns(horizontal: true, length: run, thickening: thickening)
@@ -75,6 +75,11 @@ struct BoxFinder {
             }
         }
         return Found(cells: cells, lines: lines)
+    }
+
+    /// Ink as foreground: uneven light (a photo's shadow, a scanner's gray edge) divided out first.
+    static func binarized(_ page: Image) throws(ImagingError) -> Image {
+        try page.backgroundNormalized().thresholded(below: 150)
     }
 
     /// The box's line centres around a hole of the grid (pixels, fractional): from each side of the hole,

@@ -65,7 +65,19 @@ struct DraftTemplate {
                 && clear(Rect(x: max(rect.x, w.rect.x), y: w.rect.maxY, width: max(1, min(rect.maxX, w.rect.maxX) - max(rect.x, w.rect.x)),
                               height: max(0.1, rect.y - w.rect.maxY - 0.5)))
         }
-        let aboveLine = above.max { $0.rect.maxY < $1.rect.maxY }.map { nearest in above.filter { abs($0.rect.maxY - nearest.rect.maxY) <= 3 } }
+        // The heading is the nearest line's phrase that starts over the box, with the rest of its words: a
+        // comb's later digit boxes, under the middle of "Date (MM DD YY)", get none.
+        let aboveLine = above.max { $0.rect.maxY < $1.rect.maxY }.flatMap { nearest -> [Word]? in
+            let sameLine = { (w: Word) in abs(w.rect.center.y - nearest.rect.center.y) <= max(3, nearest.rect.height / 2) }
+            let line = words.filter(sameLine)
+            let starts = above.filter { s in sameLine(s) && !line.contains { $0.rect.maxX < s.rect.x && s.rect.x - $0.rect.maxX <= gapInPhrase(s) } }
+            guard let first = starts.min(by: { $0.rect.x < $1.rect.x }) else { return nil }
+            var chain = [first]
+            while let end = chain.last, let next = line.first(where: { $0.rect.x > end.rect.maxX && $0.rect.x - end.rect.maxX <= gapInPhrase(end) }) {
+                chain.append(next)
+            }
+            return chain
+        }
         // Beside: words whose middle is within the box's height, the nearest within `reach` and the words
         // chained to it on the same side.
         func beside(right: Bool, reach: Double) -> [Word]? {
@@ -81,16 +93,22 @@ struct DraftTemplate {
             var chain = [nearest]
             let sameLine = words.filter { abs($0.rect.center.y - nearest.rect.center.y) <= nearest.rect.height / 2 }
             while let end = chain.last, let next = sameLine.first(where: { w in
-                right ? w.rect.x > end.rect.maxX && w.rect.x - end.rect.maxX <= 8 : w.rect.maxX < end.rect.x && end.rect.x - w.rect.maxX <= 8
+                right ? w.rect.x > end.rect.maxX && w.rect.x - end.rect.maxX <= gapInPhrase(end)
+                      : w.rect.maxX < end.rect.x && end.rect.x - w.rect.maxX <= gapInPhrase(end)
             }) {
                 chain.append(next)
             }
             return chain
         }
-        if kind == .checkbox, let right = beside(right: true, reach: 14) { return line(right) }
+        // A checkbox's words are beside it, most often to its right; the words to its left are then the
+        // previous box's.
+        if kind == .checkbox { return beside(right: true, reach: 14).flatMap(line) ?? aboveLine.flatMap(line) }
         if let aboveLine { return line(aboveLine) }
         return beside(right: false, reach: 72).flatMap(line)
     }
+
+    /// Words of one phrase are at most about a space apart: half the words' height.
+    static func gapInPhrase(_ word: Word) -> Double { max(3, word.rect.height * 0.6) }
 
     /// The lines clipped to the page and at least 12 points long, as a template's landmarks must be.
     static func onPage(_ lines: [Landmark], page: PageSize) -> [Landmark] {

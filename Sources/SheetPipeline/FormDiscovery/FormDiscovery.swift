@@ -45,11 +45,18 @@ public struct FormDiscovery {
     /// - Parameter engine: reads the form's print to orient the page and label the fields.
     public func discover(_ image: Image, id: String, title: String, engine: TesseractEngine) throws(FormDiscoveryError) -> DiscoveredForm {
         let found = try PageFinder().find(in: image)
-        let upright: Image
+        let upright: Image, uprightText: Image
         let orientation: PageOrientation.Result
         do {
-            orientation = try PageOrientation().orient(found.image, engine: engine)
+            // Tesseract reads the print with the form's lines taken out: a label printed close to a box's
+            // edge ("☐ Club") was otherwise not found at all, being one blob with the box.
+            let scale = Double(max(found.image.width, found.image.height)) / 792
+            // Runs of 14 points and more: a checkbox's edges go, a 12-point label's tallest letters stay.
+            let run = max(4, Int((14 * scale).rounded()))
+            let text = try BoxFinder.binarized(found.image).removingLines(horizontal: run, vertical: run, fringe: max(1, Int(scale / 3)))
+            orientation = try PageOrientation().orient(text, engine: engine)
             upright = try found.image.rotated(quarterTurns: orientation.quarterTurns)
+            uprightText = try text.rotated(quarterTurns: orientation.quarterTurns)
         } catch let error as ImagingError {
             throw .imaging(error)
         } catch {
@@ -64,7 +71,14 @@ public struct FormDiscovery {
             throw .imaging(error)
         }
         guard !boxes.cells.isEmpty else { throw .noBoxes }
-        let words = orientation.words.map { w in
+        // Labels are read again at full resolution, only when the page has print to read at all.
+        let pageWords: [PageWord]
+        do {
+            pageWords = orientation.words.isEmpty ? [] : try PageOrientation().words(on: uprightText, engine: engine)
+        } catch {
+            pageWords = orientation.words
+        }
+        let words = pageWords.map { w in
             DraftTemplate.Word(text: w.text, rect: Rect(x: Double(w.bounds.x) / scaleX, y: Double(w.bounds.y) / scaleY,
                                                         width: Double(w.bounds.width) / scaleX, height: Double(w.bounds.height) / scaleY))
         }

@@ -1,3 +1,4 @@
+import Foundation
 import OCRKit
 import SheetModel
 
@@ -27,9 +28,25 @@ struct PageOrientation {
         let scores: [Double]
     }
 
+    /// The words of an upright page read at up to `labelSide` pixels on its long side (300 dpi on Letter),
+    /// for the fields' labels: at the orientation's resolution "Club" was read "cup". Words read with
+    /// `labelConfidence` or more are kept.
+    func words(on page: Image, engine: TesseractEngine, labelSide: Int = 3300, labelConfidence: Double = 45) throws -> [PageWord] {
+        let factor = min(1, Double(labelSide) / Double(max(page.width, page.height)))
+        let image = try page.grayScaled(by: factor)
+        let dpi = max(70, Int(Double(max(image.width, image.height)) / 11))
+        return try engine.recognize(image, segmentation: .sparseText, dpi: dpi).words.compactMap { w in
+            let text = w.text.trimmingCharacters(in: .whitespaces)
+            guard w.confidence >= labelConfidence, text.contains(where: { $0.isLetter || $0.isNumber }) else { return nil }
+            return PageWord(text: text, confidence: w.confidence,
+                            bounds: PixelRect(x: Int(Double(w.bounds.x) / factor), y: Int(Double(w.bounds.y) / factor),
+                                              width: Int(Double(w.bounds.width) / factor), height: Int(Double(w.bounds.height) / factor)))
+        }
+    }
+
     func orient(_ page: Image, engine: TesseractEngine) throws -> Result {
         let factor = min(1, Double(readingSide) / Double(max(page.width, page.height)))
-        let small = factor < 1 ? try page.scaled(by: factor) : page
+        let small = try page.grayScaled(by: factor)
         // The page's long side is taken as 11 inches: Tesseract sizes its text expectations by it.
         let dpi = max(70, Int(Double(max(small.width, small.height)) / 11))
         var best: (turn: Int, score: Double, words: [PageWord]) = (0, -1, [])
