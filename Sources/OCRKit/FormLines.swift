@@ -45,6 +45,13 @@ extension Image {
         return result
     }
 
+    /// The foreground components of a 1-bit image that touch its border: the table a photographed page
+    /// lies on, when the dark pixels are the foreground.
+    public func borderConnected(connectivity: Int = 8) throws(ImagingError) -> Image {
+        guard depth == 1 else { throw .invalidArgument("border components need a 1-bit image") }
+        return try Image(taking: pixExtractBorderConnComps(pix, connectivity == 4 ? 4 : 8), operation: "pixExtractBorderConnComps")
+    }
+
     /// The skew of a 1-bit image's text and lines in degrees (positive: clockwise, as Leptonica's
     /// `pixFindSkew` reports it) with its confidence; nil when Leptonica finds none it trusts.
     public func skew() -> (degrees: Double, confidence: Double)? {

@@ -86,6 +86,18 @@ import Testing
         #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
     }
 
+    /// A landscape form whose frame, near the paper's edge, encloses more paper than lies outside it: the page
+    /// is still the whole sheet, and its many small cells are found.
+    @Test func aFramedLandscapeBoxScoreIsTakenWhole() throws {
+        let truth = LandmarkAlignmentTests.markerless(try #require(try Fixtures.library().template(id: "basketball-box")), id: "club-box")
+        let scan = try SheetRenderer(template: truth, dpi: 150).render()
+        let form = try FormDiscovery().discover(scan, id: "club-draft", title: "Draft", engine: try TesseractEngine(useDictionary: true, alternatives: false))
+        #expect(form.corners == nil && form.paper == .letter && form.template.page == truth.page)
+        let match = Self.match(truth, form.template, tolerance: 72 / 25.4)
+        #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing)")
+        #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
+    }
+
     @Test func aBlankPageHasNoBoxesAndADarkOneNoPage() throws {
         let engine = try TesseractEngine(useDictionary: true, alternatives: false)
         let white = try Image.blank(width: 850, height: 1100)

@@ -33,9 +33,11 @@ struct PageFinder {
             let factor = Double(gray.width) / Double(small.width)
             let buffer = try small.grayBuffer()
             let threshold = Self.otsu(buffer)
-            // Bright pixels as the foreground: the page is the largest region of them.
-            let bright = try small.thresholded(below: threshold).inverted()
-            guard let page = try bright.componentMasks(minimumArea: 16).max(by: { $0.area < $1.area }) else {
+            // What is not background is page: the background is the dark that reaches the image's edge, and
+            // the page the largest region left. Not the largest bright region: a frame printed near the
+            // paper's edge encloses more paper than lies outside it.
+            let background = try small.thresholded(below: threshold).borderConnected()
+            guard let page = try background.inverted().componentMasks(minimumArea: 16).max(by: { $0.area < $1.area }) else {
                 throw FormDiscoveryError.noPage(detail: "nothing bright enough to be paper")
             }
             let b = page.bounds
