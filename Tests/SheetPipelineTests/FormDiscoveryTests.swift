@@ -76,7 +76,7 @@ import Testing
     @Test func aPhotoTurnedSidewaysIsStraightenedAndItsBoxesFoundWithinTwoMillimetres() throws {
         let truth = try Self.clubForm()
         let render = try SheetRenderer(template: truth, dpi: 150).render()
-        let (photo, _) = try LandmarkAlignmentTests.photographed(render, dpi: 150, template: truth, quarterTurns: 1)
+        let (photo, g) = try LandmarkAlignmentTests.photographed(render, dpi: 150, template: truth, quarterTurns: 1)
         let form = try FormDiscovery().discover(photo, id: "club-draft", title: "Draft", engine: try TesseractEngine(useDictionary: true, alternatives: false))
         #expect(form.template.problems().isEmpty, "\(form.template.problems())")
         #expect(form.corners != nil)
@@ -84,6 +84,13 @@ import Testing
         let match = Self.match(truth, form.template, tolerance: 2 * 72 / 25.4)
         #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing), worst \(match.worst)")
         #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
+
+        // The draft aligns the photo it came from by its landmarks, every field's corners within 2 mm of the truth.
+        let library = TemplateLibrary(entries: [TemplateLibrary.Entry(template: form.template, path: "club-draft.json")])
+        let aligned = try LandmarkAligner(library: library).align(photo, gray: try photo.grayBuffer())
+        #expect(aligned.template.id == "club-draft" && aligned.report.quarterTurns == 1)
+        let error = LandmarkAlignmentTests.worstError(aligned, truth: g)
+        #expect(error < 2 * 72 / 25.4, "worst field corner \(error) points off")
     }
 
     /// A landscape form whose frame, near the paper's edge, encloses more paper than lies outside it: the page
@@ -95,6 +102,16 @@ import Testing
         #expect(form.corners == nil && form.paper == .letter && form.template.page == truth.page)
         let match = Self.match(truth, form.template, tolerance: 72 / 25.4)
         #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing)")
+        #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
+    }
+
+    /// A flat scan fed in 1.5° askew is deskewed before its boxes are looked for.
+    @Test func aSkewedFlatScanIsDeskewed() throws {
+        let truth = try Self.clubForm()
+        let scan = try SheetRenderer(template: truth, dpi: 200).render().rotated(degrees: 1.5)
+        let form = try FormDiscovery().discover(scan, id: "club-draft", title: "Draft", engine: try TesseractEngine(useDictionary: true, alternatives: false))
+        let match = Self.match(truth, form.template, tolerance: 72 / 25.4)
+        #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing), worst \(match.worst)")
         #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
     }
 
