@@ -110,6 +110,7 @@ import Testing
         let truth = try Self.clubForm()
         let scan = try SheetRenderer(template: truth, dpi: 200).render().rotated(degrees: 1.5)
         let form = try FormDiscovery().discover(scan, id: "club-draft", title: "Draft", engine: try TesseractEngine(useDictionary: true, alternatives: false))
+        #expect(abs(form.deskew + 1.5) < 0.2, "deskewed by \(form.deskew)°")
         let match = Self.match(truth, form.template, tolerance: 72 / 25.4)
         #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing), worst \(match.worst)")
         #expect(match.extras.count <= 2, "extra boxes \(match.extras)")

@@ -14,6 +14,8 @@ public struct DiscoveredForm {
     public let corners: [Point]?
     /// Clockwise quarter turns applied to make the page upright.
     public let quarterTurns: Int
+    /// Degrees a flat scan was turned by to deskew it (0 for a photo, which the warp straightens).
+    public let deskew: Double
 
     /// The straightened page with each field's box and id drawn on it: for a person to check the draft
     /// before using it.
@@ -57,10 +59,12 @@ public struct FormDiscovery {
             orientation = try PageOrientation().orient(text, engine: engine)
             upright = try found.image.rotated(quarterTurns: orientation.quarterTurns)
             uprightText = try text.rotated(quarterTurns: orientation.quarterTurns)
+        } catch let error as TesseractError {
+            throw .reading(error)
         } catch let error as ImagingError {
             throw .imaging(error)
         } catch {
-            throw .noPage(detail: "its print could not be read to turn it upright (\(error))")
+            throw .imaging(.operationFailed("\(error)"))
         }
         let (paper, page) = PaperSize.nearest(aspect: Double(upright.width) / Double(upright.height))
         let scaleX = Double(upright.width) / page.width, scaleY = Double(upright.height) / page.height
@@ -84,6 +88,6 @@ public struct FormDiscovery {
         }
         let template = DraftTemplate(id: id, title: title, page: page).make(cells: boxes.cells, lines: boxes.lines, words: words)
         return DiscoveredForm(template: template, page: upright, scaleX: scaleX, scaleY: scaleY, paper: paper,
-                              corners: found.corners, quarterTurns: orientation.quarterTurns)
+                              corners: found.corners, quarterTurns: orientation.quarterTurns, deskew: found.deskew)
     }
 }

@@ -24,8 +24,6 @@ struct PageOrientation {
         let quarterTurns: Int
         /// The words read in that turn, in the turned page's pixels at full resolution.
         let words: [PageWord]
-        /// Each turn's score (sum of the confident words' confidence × letters), for the record.
-        let scores: [Double]
     }
 
     /// The words of an upright page read at up to `labelSide` pixels on its long side (300 dpi on Letter),
@@ -50,7 +48,6 @@ struct PageOrientation {
         // The page's long side is taken as 11 inches: Tesseract sizes its text expectations by it.
         let dpi = max(70, Int(Double(max(small.width, small.height)) / 11))
         var best: (turn: Int, score: Double, words: [PageWord]) = (0, -1, [])
-        var scores: [Double] = []
         for turn in 0..<4 {
             let turned = try small.rotated(quarterTurns: turn)
             let recognition = try engine.recognize(turned, segmentation: .sparseText, dpi: dpi)
@@ -58,7 +55,6 @@ struct PageOrientation {
                 word.confidence >= minimumConfidence && word.text.filter(\.isLetter).count >= 2
             }
             let score = words.reduce(0.0) { $0 + $1.confidence * Double($1.text.filter(\.isLetter).count) }
-            scores.append(score)
             if score > best.score {
                 let scaleBack = 1 / factor
                 best = (turn, score, words.map { w in
@@ -68,6 +64,6 @@ struct PageOrientation {
                 })
             }
         }
-        return Result(quarterTurns: best.turn, words: best.words, scores: scores)
+        return Result(quarterTurns: best.turn, words: best.words)
     }
 }
