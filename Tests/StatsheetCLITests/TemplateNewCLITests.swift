@@ -49,5 +49,20 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: out))
         let bad = try CLITests.run(["template", "new", "--from-scan", white, "--id", "Bad Id", "--out", out])
         #expect(bad.status != 0 && bad.stderr.contains("--id must be lowercase"), "\(bad.stderr)")
+
+        // Nothing bright enough to be paper.
+        let dark = folder.appendingPathComponent("dark.png").path
+        try Data(try Image(GrayBuffer(width: 850, height: 1100, fill: 15)).encoded(as: .png)).write(to: URL(fileURLWithPath: dark))
+        let none = try CLITests.run(["template", "new", "--from-scan", dark, "--id", "x", "--out", out])
+        #expect(none.status != 0 && none.stderr.contains("no page found in the image"), "\(none.stderr)")
+    }
+
+    @Test func helpNamesTheOptions() throws {
+        let r = try CLITests.run(["template", "--help"])
+        #expect(r.stdout.contains("new") && r.stdout.contains("Draft a template from a photo or scan"), "\(r.stdout)")
+        let new = try CLITests.run(["template", "new", "--help"])
+        for option in ["--from-scan <file>", "--id <id>", "--out <file>", "preview"] {
+            #expect(new.stdout.contains(option), "\(option) missing from template new help")
+        }
     }
 }
