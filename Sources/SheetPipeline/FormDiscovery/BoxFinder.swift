@@ -30,8 +30,13 @@ struct BoxFinder {
         let binary = try Self.binarized(page)
         let run = max(4, Int((shortestRun * scale).rounded()))
         let thickening = max(1, Int((0.6 * scale).rounded()))
-        let horizontal = try binary.longRuns(horizontal: true, length: run, thickening: thickening)
-        let vertical = try binary.longRuns(horizontal: false, length: run, thickening: thickening)
+        // Gaps of up to about 3 points along a line are bridged: a faint line breaks into pieces, and one
+        // break lets a cell's paper run into its neighbour's. Boxes printed side by side are further apart.
+        let gap = max(2, Int((3 * scale).rounded()))
+        let horizontal = try binary.longRuns(horizontal: true, length: run, thickening: thickening).closed(width: gap, height: 1)
+        let vertical = try binary.longRuns(horizontal: false, length: run, thickening: thickening).closed(width: 1, height: gap)
+        // Not closed across as well: that would join a label's parentheses, tall strokes between a frame and
+        // a box close under it, to both and make a cell of the label.
         let grid = try horizontal.union(vertical)
         let paper = try grid.inverted()
         let w = page.width, h = page.height
@@ -118,17 +123,28 @@ struct BoxFinder {
                 if overlapX <= 2 && overlapX <= overlapY {
                     let (l, r) = a.x < b.x ? (a, b) : (b, a)
                     let middle = ((l.maxX + r.x) / 2).rounded(to: 0.1)
-                    let newL = Rect(x: l.x, y: l.y, width: middle - l.x, height: l.height)
-                    let newR = Rect(x: middle, y: r.y, width: r.maxX - middle, height: r.height)
+                    let newL = Rect(x: l.x, y: l.y, width: (middle - l.x).rounded(to: 0.1), height: l.height)
+                    let newR = Rect(x: middle, y: r.y, width: (r.maxX - middle).rounded(to: 0.1), height: r.height)
                     if a.x < b.x { a = newL; b = newR } else { b = newL; a = newR }
                 } else if overlapY <= 2 {
                     let (t, u) = a.y < b.y ? (a, b) : (b, a)
                     let middle = ((t.maxY + u.y) / 2).rounded(to: 0.1)
-                    let newT = Rect(x: t.x, y: t.y, width: t.width, height: middle - t.y)
-                    let newU = Rect(x: u.x, y: middle, width: u.width, height: u.maxY - middle)
+                    let newT = Rect(x: t.x, y: t.y, width: t.width, height: (middle - t.y).rounded(to: 0.1))
+                    let newU = Rect(x: u.x, y: middle, width: u.width, height: (u.maxY - middle).rounded(to: 0.1))
                     if a.y < b.y { a = newT; b = newU } else { b = newT; a = newU }
                 }
                 cells[i] = a; cells[j] = b
+            }
+        }
+        // Rounded to tenths, a cell's x + width can land a hair past its neighbour's x (456.5 + 31.9 is
+        // 488.40000000000003): such a cell gives up a tenth of a point.
+        for i in cells.indices {
+            for j in cells.indices where j != i && cells[i].intersects(cells[j]) {
+                if cells[i].x < cells[j].x && cells[i].maxX - cells[j].x < 0.05 {
+                    cells[i].width = (cells[i].width - 0.1).rounded(to: 0.1)
+                } else if cells[i].y < cells[j].y && cells[i].maxY - cells[j].y < 0.05 {
+                    cells[i].height = (cells[i].height - 0.1).rounded(to: 0.1)
+                }
             }
         }
         return cells
