@@ -127,6 +127,15 @@ import Testing
         }
     }
 
+    /// Neighbours sharing a line must not overlap, or the draft is no template: not by a measured pixel, not
+    /// by a tenth's rounding (456.5 + 31.9 is 488.40000000000003).
+    @Test func cellsSharingALineDoNotOverlap() {
+        let cells = BoxFinder.separated([Rect(x: 456.5, y: 282.2, width: 31.9, height: 33.6), Rect(x: 488.4, y: 282.2, width: 31.9, height: 33.6),
+                                         Rect(x: 100, y: 100, width: 30.3, height: 20), Rect(x: 130, y: 100, width: 30, height: 20)])
+        #expect(!cells[0].intersects(cells[1]) && !cells[2].intersects(cells[3]), "\(cells)")
+        #expect(abs(cells[1].x - 488.4) < 1e-9 && abs(cells[3].x - 130.2) < 1e-9, "\(cells)")
+    }
+
     @Test(arguments: [(0.70, PaperSize.a4), (0.78, .letter), (1.30, .letter), (1.41, .a4), (0.5, .own)])
     func thePageSizeIsTheNearestStandardOneOrThePapersOwn(aspect: Double, paper: PaperSize) {
         let (found, size) = PaperSize.nearest(aspect: aspect)
