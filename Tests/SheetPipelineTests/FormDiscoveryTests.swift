@@ -105,6 +105,21 @@ import Testing
         #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
     }
 
+    /// A photo on a light table (gray 200 against white paper): the first split parts ink from paper and
+    /// table together, the second finds the page.
+    @Test func aPhotoOnALightTableIsStillStraightened() throws {
+        let truth = try Self.clubForm()
+        let (photo, _) = try LandmarkAlignmentTests.photographed(try SheetRenderer(template: truth, dpi: 150).render(), dpi: 150,
+                                                                 template: truth, quarterTurns: 0)
+        var light = try photo.grayBuffer()
+        for i in light.pixels.indices where light.pixels[i] == 90 { light.pixels[i] = 200 }
+        let form = try FormDiscovery().discover(try Image(light), id: "club-draft", title: "Draft", engine: try TesseractEngine(useDictionary: true, alternatives: false))
+        #expect(form.corners != nil)
+        let match = Self.match(truth, form.template, tolerance: 2 * 72 / 25.4)
+        #expect(Double(match.found.count) >= 0.95 * Double(truth.fields.count), "missing \(match.missing), worst \(match.worst)")
+        #expect(match.extras.count <= 2, "extra boxes \(match.extras)")
+    }
+
     /// A flat scan fed in 1.5° askew is deskewed before its boxes are looked for.
     @Test func aSkewedFlatScanIsDeskewed() throws {
         let truth = try Self.clubForm()

@@ -40,16 +40,24 @@ struct PageFinder {
             guard let page = try background.inverted().componentMasks(minimumArea: 16).max(by: { $0.area < $1.area }) else {
                 throw FormDiscoveryError.noPage(detail: "nothing bright enough to be paper")
             }
-            let b = page.bounds
-            if Double(b.width) >= flatShare * Double(small.width) && Double(b.height) >= flatShare * Double(small.height) {
-                return try flat(gray)
+            if !spansImage(page.bounds, small) {
+                guard Double(page.area) >= smallestShare * Double(small.width * small.height) else {
+                    throw FormDiscoveryError.noPage(detail: "the brightest region covers only \(Int(100 * Double(page.area) / Double(small.width * small.height)))% of the image")
+                }
+                guard let corners = Self.corners(of: page) else { throw FormDiscoveryError.noPage(detail: "the paper's outline has no four sides") }
+                return try photographed(gray, corners: corners, factor: factor)
             }
-            guard Double(page.area) >= smallestShare * Double(small.width * small.height) else {
-                throw FormDiscoveryError.noPage(detail: "the brightest region covers only \(Int(100 * Double(page.area) / Double(small.width * small.height)))% of the image")
+            // The page and a light table can both be brighter than the first split, which then parts ink from
+            // paper: split the bright pixels again, and take a page found there when the two are clearly apart.
+            if let lighter = Self.otsuAbove(threshold, buffer, apart: 25) {
+                let table = try small.thresholded(below: lighter).borderConnected()
+                if let page = try table.inverted().componentMasks(minimumArea: 16).max(by: { $0.area < $1.area }),
+                   !spansImage(page.bounds, small), Double(page.area) >= 2 * smallestShare * Double(small.width * small.height),
+                   let corners = Self.corners(of: page) {
+                    return try photographed(gray, corners: corners, factor: factor)
+                }
             }
-            guard let corners = Self.corners(of: page) else { throw FormDiscoveryError.noPage(detail: "the paper's outline has no four sides") }
-            let full = corners.map { Point(x: $0.x * factor, y: $0.y * factor) }
-            return Found(image: try warp(gray, corners: full), corners: full, deskew: 0)
+            return try flat(gray)
         } catch let error as FormDiscoveryError {
             throw error
         } catch let error as ImagingError {
@@ -57,6 +65,30 @@ struct PageFinder {
         } catch {
             throw .noPage(detail: "\(error)")
         }
+    }
+
+    /// Whether a region's bounding box spans the image both ways, as a flat scan's page does.
+    private func spansImage(_ b: PixelRect, _ image: Image) -> Bool {
+        Double(b.width) >= flatShare * Double(image.width) && Double(b.height) >= flatShare * Double(image.height)
+    }
+
+    private func photographed(_ gray: Image, corners: [Point], factor: Double) throws -> Found {
+        let full = corners.map { Point(x: $0.x * factor, y: $0.y * factor) }
+        return Found(image: try warp(gray, corners: full), corners: full, deskew: 0)
+    }
+
+    /// Otsu's threshold among the pixels at or above `threshold`, when the two classes it splits them into
+    /// differ by `apart` gray levels or more; nil otherwise (an evenly lit page has no second split).
+    static func otsuAbove(_ threshold: Int, _ buffer: GrayBuffer, apart: Double) -> Int? {
+        let bright = buffer.pixels.filter { Int($0) >= threshold }
+        guard bright.count >= 100 else { return nil }
+        let split = otsu(GrayBuffer(width: bright.count, height: 1, pixels: bright))
+        var below = (0.0, 0.0), above = (0.0, 0.0)
+        for p in bright {
+            if Int(p) < split { below.0 += Double(p); below.1 += 1 } else { above.0 += Double(p); above.1 += 1 }
+        }
+        guard below.1 > 0, above.1 > 0, above.0 / above.1 - below.0 / below.1 >= apart else { return nil }
+        return split
     }
 
     /// A flat scan, deskewed when Leptonica is confident of a rotation worth taking out.
