@@ -67,13 +67,13 @@ struct BoxFinder {
                 if isHorizontal {
                     let y = ((Double(b.y) + Double(b.height) / 2) / scaleY).rounded(to: 0.1)
                     let x0 = (Double(b.x) / scaleX).rounded(to: 0.1), x1 = (Double(b.maxX) / scaleX).rounded(to: 0.1)
-                    let alongCell = cells.contains { abs($0.y - y) <= 2 || abs($0.maxY - y) <= 2 }
+                    let alongCell = cells.contains { (abs($0.y - y) <= 2 || abs($0.maxY - y) <= 2) && $0.x < x1 && x0 < $0.maxX }
                     guard x1 - x0 >= longLine || alongCell else { continue }
                     lines.append(Landmark(from: [x0, y], to: [x1, y]))
                 } else {
                     let x = ((Double(b.x) + Double(b.width) / 2) / scaleX).rounded(to: 0.1)
                     let y0 = (Double(b.y) / scaleY).rounded(to: 0.1), y1 = (Double(b.maxY) / scaleY).rounded(to: 0.1)
-                    let alongCell = cells.contains { abs($0.x - x) <= 2 || abs($0.maxX - x) <= 2 }
+                    let alongCell = cells.contains { (abs($0.x - x) <= 2 || abs($0.maxX - x) <= 2) && $0.y < y1 && y0 < $0.maxY }
                     guard y1 - y0 >= longLine || alongCell else { continue }
                     lines.append(Landmark(from: [x, y0], to: [x, y1]))
                 }
