@@ -7,11 +7,14 @@ public enum PageSegmentation: Sendable {
     case singleLine
     /// A uniform block of text (PSM 6).
     case singleBlock
+    /// As much text as can be found, in no particular order (PSM 11): the labels scattered over a form.
+    case sparseText
 
     var mode: TessPageSegMode {
         switch self {
         case .singleLine: PSM_SINGLE_LINE
         case .singleBlock: PSM_SINGLE_BLOCK
+        case .sparseText: PSM_SPARSE_TEXT
         }
     }
 }

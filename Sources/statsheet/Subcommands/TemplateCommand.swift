@@ -9,7 +9,7 @@ struct TemplateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "template",
         abstract: "List, inspect and print sheet templates.",
-        subcommands: [List.self, Show.self, Render.self, Check.self, Name.self]
+        subcommands: [List.self, Show.self, Render.self, Check.self, New.self, Name.self]
     )
 }
 

@@ -1,0 +1,35 @@
+import SheetModel
+
+/// The page size a draft template gets, in points, from the straightened page's aspect.
+public enum PaperSize: Sendable, Equatable, CustomStringConvertible {
+    case letter, a4
+    /// No standard size is near: the paper's own aspect at Letter's width.
+    case own
+
+    public var description: String {
+        switch self {
+        case .letter: "Letter"
+        case .a4: "A4"
+        case .own: "own size"
+        }
+    }
+
+    /// How far (relative) a page's aspect may be from a standard size's and still be taken as it: a phone's
+    /// perspective and the page's crop leave a few percent.
+    static let tolerance = 0.08
+
+    /// The nearest of Letter and A4, in the page's orientation, when its aspect (width / height) is within
+    /// `tolerance` of one; otherwise Letter's width and the page's own height.
+    static func nearest(aspect: Double) -> (PaperSize, PageSize) {
+        let landscape = aspect > 1
+        let candidates: [(PaperSize, PageSize)] = [(.letter, PageSize(width: 612, height: 792)), (.a4, PageSize(width: 595, height: 842))]
+            .map { size in landscape ? (size.0, PageSize(width: size.1.height, height: size.1.width)) : size }
+        let scored = candidates.map { candidate -> (PaperSize, PageSize, Double) in
+            let own = candidate.1.width / candidate.1.height
+            return (candidate.0, candidate.1, abs(aspect / own - 1))
+        }
+        if let best = scored.min(by: { $0.2 < $1.2 }), best.2 <= tolerance { return (best.0, best.1) }
+        let width = 612.0
+        return (.own, PageSize(width: width, height: (width / aspect).rounded()))
+    }
+}

@@ -1,0 +1,70 @@
+import ArgumentParser
+import Foundation
+import OCRKit
+import SheetModel
+import SheetPipeline
+
+extension TemplateCommand {
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Draft a template from a photo or scan of a blank form printed elsewhere.",
+            discussion: """
+                Finds the page (a flat scan, or the paper in a photo), straightens it, finds its printed boxes and \
+                table cells and writes them as fields box-1, box-2, … (by row, then column) of a template printed \
+                elsewhere, with the form's lines as landmarks, and a preview PNG beside it (ID.preview.png). \
+                Check the draft against the preview, then give the fields their ids and kinds.
+                """)
+        @Option(name: .customLong("from-scan"), help: ArgumentHelp("Photo or scan of the blank form (any format scan reads; a PDF's first page).", valueName: "file"))
+        var fromScan: String
+        @Option(help: "The new template's id: lowercase letters, digits and '-'.") var id: String
+        @Option(name: .shortAndLong, help: ArgumentHelp("Template file to write (.json).", valueName: "file")) var out: String
+
+        func validate() throws {
+            guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
+                throw ValidationError("--id must be lowercase letters, digits and '-', not '\(id)'")
+            }
+            guard (out as NSString).pathExtension.lowercased() == "json" else {
+                throw ValidationError("--out must end in .json, not '\(out)'")
+            }
+        }
+
+        func run() throws {
+            let loader = ImageLoader(jpegLongSide: 4000)
+            let image: Image
+            do {
+                let contents = try ImageLoader.readFile(fromScan)
+                let pages = try loader.pageCount(path: fromScan, contents: contents)
+                image = try loader.load(fromScan, contents: contents, page: pages == nil ? nil : 1).image
+            } catch let error as ImageLoadFailure {
+                throw RuntimeError("\(error)")
+            } catch let error as ImageLoadError {
+                throw RuntimeError("\(fromScan): \(error.message)")
+            } catch {
+                throw RuntimeError("\(fromScan): \(error)")
+            }
+            let engine: TesseractEngine
+            do { engine = try TesseractEngine(useDictionary: true, alternatives: false) } catch { throw RuntimeError("\(error)") }
+            let title = "Draft from " + (fromScan as NSString).lastPathComponent
+            let form: DiscoveredForm
+            do {
+                form = try FormDiscovery().discover(image, id: id, title: title, engine: engine)
+            } catch {
+                throw RuntimeError("\(fromScan): \(error)")
+            }
+            let problems = form.template.problems()
+            guard problems.isEmpty else {
+                throw RuntimeError("the draft is not a usable template:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            let json = try encoder.encode(form.template) + Data("\n".utf8)
+            guard FileManager.default.createFile(atPath: out, contents: json) else { throw RuntimeError("cannot write \(out)") }
+            let preview = (out as NSString).deletingPathExtension + ".preview.png"
+            guard FileManager.default.createFile(atPath: preview, contents: Data(try form.preview().encoded(as: .png))) else {
+                throw RuntimeError("cannot write \(preview)")
+            }
+            let t = form.template
+            print("wrote \(out) (\(t.fields.count) field\(t.fields.count == 1 ? "" : "s"), \((t.landmarks ?? []).count) landmarks, \(form.paper)) and \(preview)")
+        }
+    }
+}
