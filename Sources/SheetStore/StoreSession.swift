@@ -4,7 +4,8 @@ import SheetModel
 /// One connection inside one transaction (or one read), as the operations both backends share
 /// (`SQLStore`) see it: the shared statements (`StoreSQL`, `?` placeholders) in, `SQLRow`s out. What is
 /// left to each backend is its dialect: how a statement reaches the database, and how a game is locked.
-/// Async, because PostgreSQL's driver is.
+/// Async, because PostgreSQL's driver is; SQLite's synchronous connection serves it from its own thread
+/// (`SQLiteSession`).
 protocol StoreSession: Sendable {
     /// Runs one statement and returns its rows (none for most writes).
     func rows(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow]
