@@ -9,11 +9,11 @@ import SheetModel
 /// - a sheet is inserted with `ON CONFLICT (sha256, page) DO NOTHING`; the second of two stations inserting
 ///   the same page of the same file waits for the first's transaction, then finds the row and adds nothing;
 /// - the duplicate-game guard runs under a transaction-scoped advisory lock keyed on the game's role,
-///   athlete and date (see `lockGame`), so two stations storing two photos of one game cannot both
+///   athlete and date (`PostgresSession.lockGame`), so two stations storing two photos of one game cannot both
 ///   miss the other's log. A unique index cannot say "same game": an unknown context or opponent
 ///   matches any, and the second log is kept (waiting for review), not refused.
 ///   SERIALIZABLE with retries would also do, but would retry whole sheets on unrelated conflicts.
-public final class PostgresSheetStore: SheetStore {
+public final class PostgresSheetStore: SQLStore {
     public let location: PostgresLocation
     private let client: PostgresClient
     private let running: Task<Void, Never>
@@ -103,7 +103,7 @@ public final class PostgresSheetStore: SheetStore {
                     for row in try await session.rows(EarlierNotes.untyped) { try await session.execute(EarlierNotes.update, EarlierNotes.arguments(row)) }
                 }
                 if migration.name == "v5" {
-                    for row in try await session.rows(StoreSQL.approvedGameLogIDs) { try await learnNames(gameLogID: row.int64("id") ?? 0, in: session) }
+                    for row in try await session.rows(StoreSQL.approvedGameLogIDs) { try await session.learnNames(gameLogID: row.int64("id") ?? 0) }
                 }
                 try await session.execute("INSERT INTO statsheet_migrations (name, applied_at) VALUES (?, ?)",
                                           [.text(migration.name), .text(Timestamp.string(Date()))])
@@ -162,234 +162,14 @@ public final class PostgresSheetStore: SheetStore {
             throw PostgresFailure.describe(error, at: location)
         }
     }
-
-    // MARK: Sheets
-
-    public func storedSheets() async throws -> [SheetKey: StoredSheetState] {
-        try await read { session in
-            var states: [SheetKey: StoredSheetState] = [:]
-            for row in try await session.rows(StoreSQL.storedSheets) { states[StoreRows.key(row)] = StoreRows.state(row) }
-            return states
-        }
-    }
-
-    public func record(_ sheet: NewSheet, policy: ApprovalPolicy, replace: Bool) async throws -> RecordOutcome {
-        guard sheet.result.status != .failed else { throw StoreError("a failed reading is recorded with recordFailure, not stored as a sheet") }
-        return try await write { session in try await Self.record(sheet, policy: policy, replace: replace, in: session) }
-    }
-
-    private static func record(_ sheet: NewSheet, policy: ApprovalPolicy, replace: Bool, in session: PostgresSession) async throws -> RecordOutcome {
-        let columns = StoreSQL.sheetColumns(sheet)
-        let sheetID: Int64
-        var replaced = false
-        let key = try StoreSQL.key(sheet.key)
-        if let id = try await session.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), key + columns.map(\.1)) {
-            sheetID = id
-        } else {
-            let existing = try required(try await session.rows(StoreSQL.sheetByKey, key).first, "stored sheet")
-            sheetID = existing.int64("id") ?? 0
-            guard replace else {
-                return .alreadyStored(sheetID: sheetID, status: SheetStatus(rawValue: existing.text("status")) ?? .needsReview)
-            }
-            try await session.execute(StoreSQL.updateSheet(columns: columns.map(\.0)), columns.map(\.1) + [.int(sheetID)])
-            for statement in StoreSQL.rereadSheet { try await session.execute(statement, [.int(sheetID)]) }
-            replaced = true
-        }
-        func outcome(_ gameLog: GameLogOutcome) -> RecordOutcome {
-            replaced ? .replaced(sheetID: sheetID, gameLog: gameLog) : .stored(sheetID: sheetID, gameLog: gameLog)
-        }
-        for arguments in StoreSQL.readingRows(sheet, sheetID: sheetID) { try await session.execute(StoreSQL.insertReading, arguments) }
-        for arguments in StoreSQL.cellImageRows(sheet.cellImages, sheetID: sheetID) { try await session.execute(StoreSQL.insertCellImage, arguments) }
-        for arguments in StoreSQL.digitEmbeddingRows(sheet.digitEmbeddings, sheetID: sheetID) {
-            try await session.execute(StoreSQL.insertDigitEmbeddings, arguments)
-        }
-        try await session.execute(StoreSQL.clearFailures, [.text(sheet.path), .text(sheet.sha256), try StoreSQL.page(sheet.page)])
-
-        guard let draft = sheet.gameLog else { return outcome(.none) }
-        if let kept = try await session.rows(StoreSQL.gameLogOfSheet, [.int(sheetID)]).first {
-            // A re-read keeps a game log a person approved; one made by policy is made again.
-            if let approvedBy = kept.string("approved_by"), approvedBy != policy.approver { return outcome(.approved(id: kept.int64("id") ?? 0)) }
-            for statement in StoreSQL.deleteGameLog { try await session.execute(statement, [SQLValue(kept.int64("id"))]) }
-        }
-        try await lockGame(draft.role, athlete: draft.athlete, date: draft.date, in: session)
-        let duplicate = try await StoreSQL.duplicateGame(draft).asyncMap { try await session.int64($0.sql, $0.arguments) } ?? nil
-        let log = StoreSQL.newGameLog(draft, status: sheet.result.status, policy: policy, duplicate: duplicate, at: sheet.scannedAt)
-        let id = try await insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
-        try await learnNames(gameLogID: id, in: session)
-        return outcome(StoreSQL.outcome(id: id, log))
-    }
-
-    /// Adds the names of a game log if it is approved (`StoreSQL.learntNames`); known ones are left as they are.
-    static func learnNames(gameLogID: Int64, in session: PostgresSession) async throws {
-        guard let log = try await session.rows(StoreSQL.approvedGameLogNames, [.int(gameLogID)]).first else { return }
-        let names = StoreSQL.learntNames(log: log, playerLines: try await session.rows(StoreSQL.playerLinesOfGameLog, [.int(gameLogID)]))
-        for name in StoreSQL.insertionOrder(names) { try await session.execute(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) }
-    }
-
-    /// Holds, until the transaction ends, the lock for one athlete's games on one date: the
-    /// duplicate-game look-up and the insert after it are then one step for every station.
-    private static func lockGame(_ role: String, athlete: String?, date: String?, in session: PostgresSession) async throws {
-        guard let athlete, let date else { return }
-        try await session.execute("SELECT pg_advisory_xact_lock(hashtext('statsheet game'), hashtext(?))",
-                                  [.text("\(role)|\(athlete.lowercased())|\(date)")])
-    }
-
-    static func insertGameLog(_ log: StoredGameLog, sheetID: Int64, duplicateOf: Int64?, in session: PostgresSession) async throws -> Int64 {
-        let id = try required(try await session.int64(StoreSQL.insertGameLog, StoreSQL.gameLogArguments(sheetID: sheetID, log, duplicateOf: duplicateOf)), "game log id")
-        for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: id, log.content) { try await session.execute(sql, arguments) }
-        return id
-    }
-
-    public func recordFailure(_ failure: NewFailure) async throws {
-        let arguments = try StoreSQL.recordFailureArguments(failure)
-        try await write { session in try await session.execute(StoreSQL.recordFailure, arguments) }
-    }
-
-    public func restoreFailure(_ failure: FailureRecord) async throws {
-        let arguments = try StoreSQL.restoreFailureArguments(failure)
-        try await write { session in try await session.execute(StoreSQL.restoreFailure, arguments) }
-    }
-
-    public func sheets(status: SheetStatus?) async throws -> [SheetSummary] {
-        let query = StoreSQL.sheets(status: status)
-        return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.summary) }
-    }
-
-    public func failures() async throws -> [FailureRecord] {
-        try await read { session in try await session.rows(StoreSQL.failures).map(StoreRows.failure) }
-    }
-
-    public func readings(sheetID: Int64) async throws -> [StoredReading] {
-        try await read { session in try await session.rows(StoreSQL.readings, [.int(sheetID)]).map(StoreRows.reading) }
-    }
-
-    // MARK: Game logs
-
-    public func goalieGameLogs(_ filter: GameLogFilter) async throws -> [GoalieGameLog] {
-        let query = StoreSQL.goalieGameLogs(filter)
-        return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.goalieGameLog) }
-    }
-
-    public func boxScoreLines(_ filter: GameLogFilter) async throws -> [BoxScoreLine] {
-        let query = StoreSQL.boxScoreLines(filter)
-        return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.boxScoreLine) }
-    }
-
-    public func gameLogs(sheetID: Int64?) async throws -> [GameLogSummary] {
-        let query = StoreSQL.gameLogs(sheetID: sheetID)
-        return try await read { session in try await session.rows(query.sql, query.arguments).map(StoreRows.gameLogSummary) }
-    }
-
-    public func approveGameLog(id: Int64, by reviewer: String, at time: Date) async throws {
-        try await write { session in
-            let changed = try await session.rows(StoreSQL.approveGameLog + " RETURNING id", [.text(Timestamp.string(time)), .text(reviewer), .int(id)])
-            if changed.isEmpty { throw StoreError("no game log \(id)") }
-            try await Self.learnNames(gameLogID: id, in: session)
-        }
-    }
-
-    // MARK: Corrections
-
-    public func addCorrection(_ correction: NewCorrection) async throws -> Int64 {
-        try await write { session in
-            let stored = try StoreSQL.checkedCorrection(
-                correction, reading: try await session.rows(StoreSQL.reading, [.int(correction.sheetID), .text(correction.field)]).first)
-            _ = try await Self.bumpRevision(sheetID: correction.sheetID, expected: correction.expectedRevision, in: session)
-            let arguments = StoreSQL.correctionArguments(sheetID: correction.sheetID, field: correction.field, original: stored.reading,
-                                                         newValue: correction.newValue, reviewer: correction.reviewer, at: correction.at,
-                                                         note: correction.note)
-            return try required(try await session.int64(StoreSQL.insertCorrection, arguments), "correction id")
-        }
-    }
-
-    public func corrections(sheetID: Int64) async throws -> [Correction] {
-        try await read { session in try await session.rows(StoreSQL.corrections, [.int(sheetID)]).map(StoreRows.correction) }
-    }
-
-    public func allCorrections() async throws -> [Correction] {
-        try await read { session in try await session.rows(StoreSQL.allCorrections).map(StoreRows.correction) }
-    }
-
-    public func flaggedReadings() async throws -> [FlaggedReading] {
-        try await read { session in try await session.rows(StoreSQL.flaggedReadings).map(StoreRows.flaggedReading) }
-    }
-
-    // MARK: Copying
-
-    public func storedSheet(id: Int64) async throws -> StoredSheet {
-        try await read { session in
-            guard let row = try await session.rows(StoreSQL.sheetByID, [.int(id)]).first else { throw StoreError("no sheet \(id)") }
-            let log = try await session.rows(StoreSQL.gameLogs(sheetID: id).sql, [.int(id)]).first
-            let logID = log?.int64("id")
-            var sheet = StoreRows.storedSheet(
-                row, readings: try await session.rows(StoreSQL.readings, [.int(id)]),
-                corrections: try await session.rows(StoreSQL.corrections, [.int(id)]),
-                decisions: try await session.rows(StoreSQL.decisions, [.int(id)]), cellImages: try await session.rows(StoreSQL.cellImages, [.int(id)]),
-                gameLog: log,
-                numbers: try await logID.asyncMap { id in
-                    var rows: [[SQLRow]] = []
-                    for query in StoreSQL.gameLogNumberQueries { rows.append(try await session.rows(query, [.int(id)])) }
-                    return rows
-                } ?? [],
-                duplicateOfSheet: try await log?.int64("duplicate_of").asyncMap {
-                    try await session.rows(StoreSQL.duplicateSheetKey, [.int($0)]).first.map(StoreRows.key)
-                } ?? nil)
-            sheet.digitEmbeddings = try await session.rows(StoreSQL.digitEmbeddings, [.int(id)]).compactMap(StoreRows.digitEmbeddings)
-            return sheet
-        }
-    }
-
-    public func insert(_ sheet: StoredSheet) async throws -> Bool {
-        try await write { session in
-            let columns = StoreRows.columns(sheet)
-            guard let sheetID = try await session.int64(StoreSQL.insertSheet(columns: columns.map(\.0)), try StoreSQL.key(sheet.key) + columns.map(\.1))
-            else { return false }
-            for (sql, arguments) in StoreSQL.history(of: sheet, sheetID: sheetID) { try await session.execute(sql, arguments) }
-            if let log = sheet.gameLog {
-                let duplicate = try await log.duplicateOfSheet.asyncMap { try await session.int64(StoreSQL.gameLogOfSheetKey, try StoreSQL.key($0)) } ?? nil
-                let id = try await Self.insertGameLog(log, sheetID: sheetID, duplicateOf: duplicate, in: session)
-                try await Self.learnNames(gameLogID: id, in: session)
-            }
-            return true
-        }
-    }
-
-    // MARK: Known names
-
-    public func addKnownNames(_ names: [StoredKnownName]) async throws -> Int {
-        try await write { session in
-            var added = 0
-            for name in StoreSQL.insertionOrder(names) where try await session.int64(StoreSQL.insertKnownName, StoreSQL.knownNameArguments(name)) != nil {
-                added += 1
-            }
-            return added
-        }
-    }
-
-    public func knownNames(kind: NameKind?) async throws -> [StoredKnownName] {
-        let query = StoreSQL.knownNames(kind: kind)
-        return try await read { session in
-            try await session.rows(query.sql, query.arguments).map(StoreRows.knownName).sorted(by: StoredKnownName.listOrder)
-        }
-    }
-
-    // MARK: Digit examples
-
-    public func digitExamples() async throws -> [DigitExample] {
-        try await read { session in try await session.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
-    }
-
-    public func seasonGames() async throws -> SeasonGames {
-        try await read { session in StoreSQL.seasonGames(try await session.rows(StoreSQL.approvedGameDays)) }
-    }
 }
 
 /// One leased connection, running the shared statements (`StoreSQL`) with their `?`s numbered.
-struct PostgresSession: Sendable {
+struct PostgresSession: StoreSession {
     let connection: PostgresConnection
     let logger: Logger
 
-    func rows(_ sql: String, _ arguments: [SQLValue] = []) async throws -> [SQLRow] {
+    func rows(_ sql: String, _ arguments: [SQLValue]) async throws -> [SQLRow] {
         var binds = PostgresBindings(capacity: arguments.count)
         for argument in arguments {
             switch argument {
@@ -409,14 +189,15 @@ struct PostgresSession: Sendable {
         return rows
     }
 
-    func execute(_ sql: String, _ arguments: [SQLValue] = []) async throws {
-        _ = try await rows(sql, arguments)
+    func execute(_ statements: [(String, [SQLValue])]) async throws {
+        for (sql, arguments) in statements { _ = try await rows(sql, arguments) }
     }
 
-    /// The first column of the first row, as an integer (an id `RETURNING` gave, say).
-    func int64(_ sql: String, _ arguments: [SQLValue]) async throws -> Int64? {
-        guard let row = try await rows(sql, arguments).first, let value = row.columns.values.first, case .int(let id) = value else { return nil }
-        return id
+    /// An advisory lock for one athlete's games on one date, held until the transaction ends: two stations'
+    /// transactions may run at once, and would otherwise both miss the other's log.
+    func lockGame(_ draft: GameLogDraft) async throws {
+        guard let athlete = draft.athlete, let date = draft.date else { return }
+        try await execute("SELECT pg_advisory_xact_lock(hashtext('statsheet game'), hashtext(?))", [.text("\(draft.role)|\(athlete.lowercased())|\(date)")])
     }
 
     /// `?` to `$1`, `$2`…: the shared statements hold no `?` other than placeholders.
@@ -444,21 +225,6 @@ struct PostgresSession: Sendable {
         default: return .text(try cell.decode(String.self))
         }
     }
-}
-
-extension Optional {
-    /// `map` for an async transform.
-    func asyncMap<T>(_ transform: (Wrapped) async throws -> T) async rethrows -> T? {
-        guard let self else { return nil }
-        return try await transform(self)
-    }
-}
-
-/// A row the statement itself guarantees (an id `RETURNING` gives, a row just found conflicting):
-/// absent only if the database misbehaved, which is reported rather than trapped.
-func required<T>(_ value: T?, _ what: String) throws -> T {
-    guard let value else { throw StoreError("the database returned no \(what)") }
-    return value
 }
 
 /// An operation and a watchdog run side by side: the operation's result, or the watchdog's error as
@@ -491,11 +257,5 @@ final class Race<T: Sendable>: @unchecked Sendable {
         guard let continuation else { return }
         for task in tasks { task.cancel() }
         continuation.resume(with: result)
-    }
-}
-
-extension Result where Failure == any Error {
-    init(catching body: () async throws -> Success) async {
-        do { self = .success(try await body()) } catch { self = .failure(error) }
     }
 }

@@ -128,11 +128,11 @@ import Testing
         // The same bytes as a page of a document are another sheet; as the same one-image file, the one stored.
         let stored = try await store.record(StoreConformance.sheet(hash: "x", path: sheets[1].path), policy: ApprovalPolicy(), replace: false)
         #expect(StoreConformance.sheetID(stored) != sheets[1].id)
-        try await store.write { db in
-            #expect(try Row.fetchAll(db, sql: "PRAGMA foreign_key_check").isEmpty)
-            let ddl = try String.fetchOne(db, sql: "SELECT sql FROM sqlite_master WHERE name = 'sheets'") ?? ""
-            #expect(ddl.contains("UNIQUE (sha256, page)") && !ddl.contains("sha256 TEXT NOT NULL UNIQUE"), "\(ddl)")
+        let (broken, ddl) = try await store.write { session in
+            (try await session.rows("PRAGMA foreign_key_check"), try await session.rows("SELECT sql FROM sqlite_master WHERE name = 'sheets'").first?.text("sql") ?? "")
         }
+        #expect(broken.isEmpty)
+        #expect(ddl.contains("UNIQUE (sha256, page)") && !ddl.contains("sha256 TEXT NOT NULL UNIQUE"), "\(ddl)")
     }
 
     static let v6Fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/store-v6.sqlite")
@@ -157,7 +157,7 @@ import Testing
         #expect(before[0].count == 1 && before[1].count == 10 && before[2].count == 3 && before[4].count == 3 && before[7].count == 1)
 
         let store = try SQLiteSheetStore(path: path)
-        let after = try await store.read(rows)
+        let after = try await DatabaseQueue(path: path).read(rows)
         for (was, now) in zip(before, after) {
             #expect(now.map { $0.filter { !["sheet_page", "template_id", "opponent_points"].contains($0.key) } } == was)
         }

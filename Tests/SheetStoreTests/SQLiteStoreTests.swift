@@ -97,9 +97,9 @@ enum TemporaryStore {
                                        policy: ApprovalPolicy(), replace: false)
             _ = try await store.record(StoreConformance.sheet(hash: "b", athlete: "Sam Okafor", status: .needsReview), policy: ApprovalPolicy(), replace: false)
             // Back to v4: no known names, the v5 migration not run.
-            try await store.write { db in
-                try db.execute("DROP TABLE known_names", [])
-                try db.execute("DELETE FROM grdb_migrations WHERE identifier = 'v5'", [])
+            try await store.write { session in
+                try await session.execute("DROP TABLE known_names")
+                try await session.execute("DELETE FROM grdb_migrations WHERE identifier = 'v5'")
             }
         }
         let migrated = try SQLiteSheetStore(path: path)

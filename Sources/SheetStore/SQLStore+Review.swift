@@ -1,16 +1,11 @@
 import Foundation
 import SheetModel
 
-/// The review screen's reads and writes (issue 6) on PostgreSQL, on the statements both backends
-/// share (`StoreSQL`). Each write is one transaction that starts by bumping the sheet's revision
-/// (`UPDATE … RETURNING`, which holds the row's lock until commit) and checks the one the reviewer
-/// saw: of two terminals writing the same sheet at once the second waits for the first, then gets
-/// `ReviewConflict`, reloads and sees the first one's change.
-extension PostgresSheetStore {
-    static func bumpRevision(sheetID: Int64, expected: Int?, in session: PostgresSession) async throws -> Int {
-        try StoreSQL.checkRevision(sheetID: sheetID, expected: expected, bumped: try await session.int64(StoreSQL.bumpRevision, [.int(sheetID)]))
-    }
-
+/// The review screen's reads and writes (issue 6). Each write is one transaction that starts by bumping
+/// the sheet's revision (`StoreSession.bumpRevision`) and checks the one the reviewer saw: the update holds
+/// the row (SQLite: the whole database) until commit, so of two reviewers writing the same sheet at once the
+/// second waits for the first, then gets `ReviewConflict` instead of overwriting it, reloads and sees its change.
+extension SQLStore {
     public func reviewQueue() async throws -> [SheetSummary] {
         try await read { session in try await session.rows(StoreSQL.reviewQueue).map(StoreRows.summary) }
     }
@@ -28,7 +23,7 @@ extension PostgresSheetStore {
 
     public func undoLastCorrection(_ undo: UndoRequest) async throws -> Correction? {
         try await write { session in
-            _ = try await Self.bumpRevision(sheetID: undo.sheetID, expected: undo.expectedRevision, in: session)
+            _ = try await session.bumpRevision(sheetID: undo.sheetID, expected: undo.expectedRevision)
             guard let id = try await session.int64(StoreSQL.lastLiveCorrection, [.int(undo.sheetID)]) else { return nil }
             try await session.execute(StoreSQL.undoCorrection, [.text(Timestamp.string(undo.at)), .text(undo.reviewer), .int(id)])
             return try await session.rows(StoreSQL.correction, [.int(id)]).first.map(StoreRows.correction)
@@ -38,15 +33,14 @@ extension PostgresSheetStore {
     public func approveSheet(_ approval: SheetApproval) async throws {
         let reason = try StoreSQL.overrideReason(approval)
         try await write { session in
-            let revision = try await Self.bumpRevision(sheetID: approval.sheetID, expected: approval.expectedRevision, in: session)
+            let revision = try await session.bumpRevision(sheetID: approval.sheetID, expected: approval.expectedRevision)
             if let logID = try await session.int64(StoreSQL.gameLogIDOfSheet, [.int(approval.sheetID)]) {
                 try await session.execute(StoreSQL.approveSheetGameLog, StoreSQL.approveSheetGameLogArguments(
                     approval.gameLog, reviewer: approval.reviewer, at: approval.at, gameLogID: logID))
                 if let draft = approval.gameLog {
-                    for sql in StoreSQL.deleteGameLogNumbers { try await session.execute(sql, [.int(logID)]) }
-                    for (sql, arguments) in StoreSQL.gameLogNumbers(gameLogID: logID, draft) { try await session.execute(sql, arguments) }
+                    try await session.execute(StoreSQL.deleteGameLogNumbers.map { ($0, [.int(logID)]) } + StoreSQL.gameLogNumbers(gameLogID: logID, draft))
                 }
-                try await Self.learnNames(gameLogID: logID, in: session)
+                try await session.learnNames(gameLogID: logID)
             }
             try await session.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(
                 .approved, sheetID: approval.sheetID, reviewer: approval.reviewer, at: approval.at, reason: reason,
@@ -57,7 +51,7 @@ extension PostgresSheetStore {
     public func rejectSheet(_ rejection: SheetRejection) async throws {
         let reason = try StoreSQL.rejectionReason(rejection)
         try await write { session in
-            let revision = try await Self.bumpRevision(sheetID: rejection.sheetID, expected: rejection.expectedRevision, in: session)
+            let revision = try await session.bumpRevision(sheetID: rejection.sheetID, expected: rejection.expectedRevision)
             try await session.execute(StoreSQL.rejectGameLog, [.text("rejected by \(rejection.reviewer): \(reason)"), .int(rejection.sheetID)])
             try await session.execute(StoreSQL.insertDecision, StoreSQL.decisionArguments(
                 .rejected, sheetID: rejection.sheetID, reviewer: rejection.reviewer, at: rejection.at, reason: reason, failures: [],
