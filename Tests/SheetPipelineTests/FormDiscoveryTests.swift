@@ -151,6 +151,30 @@ import Testing
         #expect(abs(cells[1].x - 488.4) < 1e-9 && abs(cells[3].x - 130.2) < 1e-9, "\(cells)")
     }
 
+    /// A region that leaks round a box (its line broken) overlaps it by more than a line: the box is kept,
+    /// the leak dropped.
+    @Test func aLeakRoundABoxIsDroppedAndTheBoxKept() {
+        let box = Rect(x: 200, y: 200, width: 30, height: 30)
+        let cells = BoxFinder.separated([Rect(x: 190, y: 190, width: 80, height: 50), box, Rect(x: 300, y: 200, width: 30, height: 30)])
+        #expect(cells == [box, Rect(x: 300, y: 200, width: 30, height: 30)], "\(cells)")
+    }
+
+    /// A table's heading cells and row names are boxes with print in them, not room to write: a box holding
+    /// a word of two characters with a letter is no field; one holding a lone "1" (a comb's tick read as a
+    /// digit) or a word mostly outside it still is.
+    @Test func boxesHoldingPrintAreNotFields() {
+        let heading = Rect(x: 100, y: 100, width: 60, height: 30), rowName = Rect(x: 40, y: 130, width: 60, height: 30)
+        let ticked = Rect(x: 100, y: 130, width: 60, height: 30), under = Rect(x: 160, y: 130, width: 60, height: 30)
+        let words = [DraftTemplate.Word(text: "Shots", rect: Rect(x: 112, y: 108, width: 34, height: 12)),
+                     DraftTemplate.Word(text: "Q1", rect: Rect(x: 60, y: 138, width: 14, height: 12)),
+                     DraftTemplate.Word(text: "1", rect: Rect(x: 128, y: 150, width: 3, height: 8)),
+                     DraftTemplate.Word(text: "Saves", rect: Rect(x: 170, y: 112, width: 34, height: 12))]
+        let draft = DraftTemplate(id: "t", title: "t", page: PageSize(width: 612, height: 792))
+            .make(cells: [heading, rowName, ticked, under], lines: [], words: words)
+        #expect(draft.fields.map(\.rect) == [ticked, under])
+        #expect(draft.fields.map(\.label) == ["Shots", "Saves"])
+    }
+
     @Test(arguments: [(0.70, PaperSize.a4), (0.78, .letter), (1.30, .letter), (1.41, .a4), (0.5, .own)])
     func thePageSizeIsTheNearestStandardOneOrThePapersOwn(aspect: Double, paper: PaperSize) {
         let (found, size) = PaperSize.nearest(aspect: aspect)

@@ -147,7 +147,14 @@ struct BoxFinder {
                 }
             }
         }
-        return cells
+        // Cells still overlapping past that are one region leaking round another (a line broken where the
+        // photo blurred it): the larger is the leak, the smaller the box.
+        let leaks = Set(cells.indices.filter { i in
+            cells.indices.contains { j in
+                j != i && cells[i].intersects(cells[j]) && cells[i].width * cells[i].height > cells[j].width * cells[j].height
+            }
+        })
+        return cells.indices.filter { !leaks.contains($0) }.map { cells[$0] }
     }
 }
 

@@ -14,7 +14,7 @@ struct DraftTemplate {
     var page: PageSize
 
     func make(cells: [Rect], lines: [Landmark], words: [Word]) -> SheetTemplate {
-        let ordered = Self.readingOrder(cells)
+        let ordered = Self.readingOrder(cells.filter { !Self.holdsPrint($0, words: words) })
         let fields = ordered.enumerated().map { index, rect in
             let kind = Self.kind(of: rect)
             return FieldSpec(id: "box-\(index + 1)", kind: kind, rect: rect,
@@ -24,6 +24,19 @@ struct DraftTemplate {
         template.printedElsewhere = true
         template.landmarks = Self.onPage(lines, page: page)
         return template
+    }
+
+    /// A box with a printed word inside it is a heading or a row's name, not room to write: a writable box
+    /// is empty on a blank form. A word is one of two characters or more with a letter ("Q1", "Total"), so
+    /// a comb's printed tick read as "1" or "l" does not make a box print; it is inside when most of it is.
+    static func holdsPrint(_ cell: Rect, words: [Word]) -> Bool {
+        words.contains { word in
+            guard word.text.count >= 2, word.text.contains(where: \.isLetter) else { return false }
+            let x0 = max(cell.x, word.rect.x), x1 = min(cell.maxX, word.rect.maxX)
+            let y0 = max(cell.y, word.rect.y), y1 = min(cell.maxY, word.rect.maxY)
+            guard x1 > x0, y1 > y0 else { return false }
+            return (x1 - x0) * (y1 - y0) >= 0.8 * word.rect.width * word.rect.height
+        }
     }
 
     /// Rows top to bottom, each left to right. A cell starts a new row when its middle is below the row's
