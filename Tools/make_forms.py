@@ -18,9 +18,10 @@ Per form N, into --out:
                     landmarks (points, top-left origin, y down), fields with the lacrosse sheet's ids
                     (athlete, date, opponent, context.hs, context.club, conference.*, q1.shots ... total.clears)
                     and its rules and gameLog. It is the truth of every cell.
-  form-N-photo.jpg  with --photo: the blank photographed by a phone (perspective, rotation, sometimes a
+  photos/form-N-photo.jpg  with --photo: the blank photographed by a phone (perspective, rotation, sometimes a
                     quarter turn, uneven light, a background, blur, JPEG), by make_test_sheets.py's phone
-                    profile; form-N-photo.json records the generator's draws and the page corners.
+                    profile; photos/form-N-photo.json records its draws and the page's corners in the photo
+                    (a folder of their own: --templates OUT reads every JSON beside the templates as one).
 
 Fill a form by hand with make_test_sheets.py, giving it the template and the blank:
   python3 Tools/make_test_sheets.py --template OUT/form-1.json --blank OUT/form-1.png --dpi 300 \
@@ -57,6 +58,11 @@ INSTRUCTIONS = (
 ROWS = [("q1", "Q1"), ("q2", "Q2"), ("q3", "Q3"), ("q4", "Q4"), ("ot", "OT"), ("total", "Total")]
 COLUMNS = [("shots", ["Shots", "Shots on goal", "SOG"]), ("saves", ["Saves", "Saves", "SV"]),
            ("goals", ["Goals", "Goals against", "GA"]), ("clears", ["Clears", "Clears", "CLR"])]
+
+
+def q(v):
+    """v to the nearest quarter point, exact in binary floating point."""
+    return round(float(v) * 4) / 4
 
 
 def lacrosse_template():
@@ -241,17 +247,19 @@ class Form:
         heads = [c[1][names] for c in COLUMNS]
         hsize = float(rng.uniform(9.5, 11.5))
         rsize = float(rng.uniform(10, 13))
-        label_w = float(rng.uniform(58, 84))
+        # Every length a quarter point: cells that share a wall then share it exactly (no overlap by rounding).
+        label_w = q(rng.uniform(58, 84))
         cw = float(rng.uniform(64, 80) if style == "boxes" else rng.uniform(58, 78))
-        cw = min(cw, (x_out - x_in - label_w) / 4)
-        rh = float(rng.uniform(32, 38) if style == "boxes" else rng.uniform(30, 36))
-        head_h = float(rng.uniform(20, 28))
-        x0 = x_in + float(rng.uniform(0, max(0.0, x_out - x_in - label_w - 4 * cw)))
+        cw = q(min(cw, (x_out - x_in - label_w) / 4 - 0.25))
+        rh = q(rng.uniform(32, 38) if style == "boxes" else rng.uniform(30, 36))
+        head_h = q(rng.uniform(20, 28))
+        x0 = q(x_in + float(rng.uniform(0, max(0.0, x_out - x_in - label_w - 4 * cw))))
+        y = q(y)
         cx = [x0 + label_w + i * cw for i in range(5)]   # column walls of the count columns
         if style == "boxes":
-            g = float(rng.uniform(8, 14))
+            g = q(rng.uniform(8, 14))
             lw = float(rng.uniform(0.5, 0.8))
-            total_gap = float(rng.uniform(8, 18))
+            total_gap = q(rng.uniform(8, 18))
             for j, h in enumerate(heads):
                 size = min(hsize, hsize * (cw - 4) / self.text_width(h, hsize, True))
                 self.text(h, cx[j] + g / 2, y + head_h - 6, size, True)
@@ -379,8 +387,12 @@ def write_form(n, args):
         gen["image_size"] = list(img.size)
         gen["page_corners_px"] = np.round(corners, 2).tolist()
         gen["page_to_image"] = [[float("%.8g" % v) for v in row] for row in Hp]
-        img.save(base + "-photo." + fmt, **save)
-        with open(base + "-photo.json", "w", encoding="utf-8") as fh:
+        # In a folder of their own: a JSON beside the templates would be taken for one (--templates DIR).
+        photos = os.path.join(args.out, "photos")
+        os.makedirs(photos, exist_ok=True)
+        pbase = os.path.join(photos, "form-%d-photo" % n)
+        img.save(pbase + "." + fmt, **save)
+        with open(pbase + ".json", "w", encoding="utf-8") as fh:
             json.dump({"template": form.ident, "image": "form-%d-photo.%s" % (n, fmt), "generator": gen}, fh,
                       indent=2)
             fh.write("\n")
