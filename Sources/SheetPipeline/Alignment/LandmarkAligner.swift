@@ -54,8 +54,10 @@ public struct LandmarkAligner: Sendable {
             return fits.sorted { $0.fit.fit > $1.fit.fit }
         }
         var fits = fitted((try? ImageLines(image)) ?? ImageLines(horizontal: [], vertical: []))
-        // A photo turned more than about 5° breaks every long run of a line into pieces too short to be
-        // kept: only then are the lines looked for again, thickened enough across to stay whole up to 12°.
+        // A phone photo's thin lines can fade when it is halved to the working scale, and a turn of more than
+        // about 5° (with the corners' perspective) breaks their long runs into pieces too short to be kept:
+        // when no form fits, the lines are looked for again at a finer scale, thickened enough across to stay
+        // whole up to 12°. Sheets the first look aligns are aligned as before.
         if (fits.first?.fit.fit ?? 0) < minimumFit, let tilted = try? ImageLines(image, workingLongSide: 2000, tilt: 12) {
             let again = fitted(tilted)
             if (again.first?.fit.fit ?? 0) > (fits.first?.fit.fit ?? 0) { fits = again }
