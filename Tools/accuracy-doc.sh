@@ -25,6 +25,7 @@ trap 'rm -rf "$work"' EXIT
 sets="$work/sets.tsv"
 for dir in TestImages/*/*/; do
     dir=${dir%/}
+    compgen -G "$dir/*.truth.json" > /dev/null || continue   # a folder of blanks (TestImages/club-form/blank)
     case "$(basename "$dir")" in handwritten-*) writing=hand ;; *) writing=auto ;; esac
     printf '%s\t%s\t%s\tcommitted\n' "$dir" "$writing" "$dir" >> "$sets"
 done

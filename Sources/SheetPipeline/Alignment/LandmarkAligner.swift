@@ -30,6 +30,10 @@ public struct LandmarkAligner: Sendable {
     public var minimumFit = 0.75
     /// …and when it fits by at least this much better than the runner-up.
     public var margin = 0.15
+    /// A best fit below this share has the image's lines looked for a second time, finer and thicker, and
+    /// the better of the two looks is kept: a form found at all fits 0.99 or so, and a fit just past
+    /// `minimumFit` can be a ruled table taken one cell off.
+    public var secondLook = 0.9
 
     public init(library: TemplateLibrary, requested: SheetTemplate? = nil) {
         self.library = library
@@ -58,7 +62,7 @@ public struct LandmarkAligner: Sendable {
         // about 5° (with the corners' perspective) breaks their long runs into pieces too short to be kept:
         // when no form fits, the lines are looked for again at a finer scale, thickened enough across to stay
         // whole up to 12°. Sheets the first look aligns are aligned as before.
-        if (fits.first?.fit.fit ?? 0) < minimumFit, let tilted = try? ImageLines(image, workingLongSide: 2000, tilt: 12) {
+        if (fits.first?.fit.fit ?? 0) < secondLook, let tilted = try? ImageLines(image, workingLongSide: 2000, tilt: 12) {
             let again = fitted(tilted)
             if (again.first?.fit.fit ?? 0) > (fits.first?.fit.fit ?? 0) { fits = again }
         }
