@@ -60,8 +60,9 @@ public struct LandmarkAligner: Sendable {
         var fits = fitted((try? ImageLines(image)) ?? ImageLines(horizontal: [], vertical: []))
         // A phone photo's thin lines can fade when it is halved to the working scale, and a turn of more than
         // about 5° (with the corners' perspective) breaks their long runs into pieces too short to be kept:
-        // when no form fits, the lines are looked for again at a finer scale, thickened enough across to stay
-        // whole up to 12°. Sheets the first look aligns are aligned as before.
+        // when no form fits well (`secondLook`), the lines are looked for again at a finer scale, thickened
+        // enough across to stay whole up to 12°, and the better look is kept. A sheet the first look fits at
+        // 90% or more is aligned as before.
         if (fits.first?.fit.fit ?? 0) < secondLook, let tilted = try? ImageLines(image, workingLongSide: 2000, tilt: 12) {
             let again = fitted(tilted)
             if (again.first?.fit.fit ?? 0) > (fits.first?.fit.fit ?? 0) { fits = again }
