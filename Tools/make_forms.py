@@ -411,7 +411,7 @@ def main():
     ap.add_argument("--page", choices=sorted(PAGES), help="page size (default: chosen per form, 60%% Letter)")
     ap.add_argument("--id", default="club-form-{n}", help="template id; {n} is the form number (default club-form-{n})")
     ap.add_argument("--photo", action="store_true",
-                    help="also write form-N-photo.jpg, the blank photographed by a phone (make_test_sheets.py's "
+                    help="also write photos/form-N-photo.jpg, the blank photographed by a phone (make_test_sheets.py's "
                          "phone profile: perspective, rotation, quarter turns, light, background, blur, JPEG)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
