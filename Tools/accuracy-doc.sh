@@ -25,6 +25,7 @@ trap 'rm -rf "$work"' EXIT
 sets="$work/sets.tsv"
 for dir in TestImages/*/*/; do
     dir=${dir%/}
+    compgen -G "$dir/*.truth.json" > /dev/null || continue   # a folder of blanks (TestImages/club-form/blank)
     case "$(basename "$dir")" in handwritten-*) writing=hand ;; *) writing=auto ;; esac
     printf '%s\t%s\t%s\tcommitted\n' "$dir" "$writing" "$dir" >> "$sets"
 done
@@ -41,7 +42,10 @@ n=0
 while IFS=$'\t' read -r name writing folder origin; do
     [ "$origin" = missing ] && continue
     n=$((n + 1))
-    "$statsheet" eval "$folder" --writing "$writing" --today "$today" --json > "$work/$n.json"
+    # A set of a form printed elsewhere keeps its template beside it (TestImages/club-form/club-tally.json).
+    extra=()
+    if compgen -G "$(dirname "$folder")/*.json" > /dev/null; then extra=(--templates "$(dirname "$folder")"); fi
+    "$statsheet" eval "$folder" --writing "$writing" --today "$today" --json "${extra[@]}" > "$work/$n.json"
     printf '%s\t%s\t%s\t%s\n' "$n" "$name" "$writing" "$origin" >> "$work/index.tsv"
 done < "$sets"
 

@@ -1751,6 +1751,19 @@ class HandFiller:
         return Image.fromarray(np.clip(out + 0.5, 0, 255).astype(np.uint8), "RGB")
 
 
+def room_beside(fld, template, width=26.0):
+    """Whether the `width` points right of a field (where HandFiller.cross_out writes the correction) are
+    free of other fields and on the page."""
+    x, y, w, h = fld["rect"]
+    if x + w + width > template["page"]["width"]:
+        return False
+    for other in template["fields"]:
+        ox, oy, ow, oh = other["rect"]
+        if other is not fld and ox < x + w + width and ox + ow > x + w and oy < y + h and oy + oh > y:
+            return False
+    return True
+
+
 def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
     """Invent a game and fill it by hand. Returns (values, page image, generator dict, extra truth keys)."""
     values = conform_to_template(invent_values(rng, template), template)
@@ -1790,6 +1803,11 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
 
     fields = {f["id"]: f for f in template["fields"]}
     counts = [f["id"] for f in template["fields"] if f["kind"] == "count" and values[f["id"]] is not None]
+    if template.get("printedElsewhere"):
+        # A club's form may have no room beside a field (a ruled table's cells share their walls): the
+        # correction written beside a crossed-out number would land in the next field. Only fields with room
+        # are crossed out. Our own templates are not printed elsewhere: their sheets stay as they were.
+        counts = [fid for fid in counts if room_beside(fields[fid], template)]
     # about one crossed-out field in four sheets
     crossed = str(rng.choice(counts)) if counts and rng.random() < 0.25 else None
     for fld in template["fields"]:

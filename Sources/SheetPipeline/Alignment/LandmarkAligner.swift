@@ -1,3 +1,4 @@
+import Foundation
 import OCRKit
 import SheetModel
 
@@ -29,6 +30,10 @@ public struct LandmarkAligner: Sendable {
     public var minimumFit = 0.75
     /// …and when it fits by at least this much better than the runner-up.
     public var margin = 0.15
+    /// A best fit below this share has the image's lines looked for a second time, finer and thicker, and
+    /// the better of the two looks is kept: a form found at all fits 0.99 or so, and a fit just past
+    /// `minimumFit` can be a ruled table taken one cell off.
+    public var secondLook = 0.9
 
     public init(library: TemplateLibrary, requested: SheetTemplate? = nil) {
         self.library = library
@@ -44,13 +49,24 @@ public struct LandmarkAligner: Sendable {
     /// The sheet aligned to the form that fits it, with a clear margin over the next; refused with the
     /// nearest forms and their fit otherwise.
     public func align(_ image: Image, gray: GrayBuffer) throws(AlignmentError) -> AlignedSheet {
-        let lines = (try? ImageLines(image)) ?? ImageLines(horizontal: [], vertical: [])
-        var fits: [(fit: FormFit, aligned: LandmarkFit)] = []
-        for template in candidates {
-            let best = fit(template, lines: lines, gray: gray)
-            fits.append((FormFit(template: template.id, fit: best?.fit ?? 0), best ?? LandmarkFit.none))
+        func fitted(_ lines: ImageLines) -> [(fit: FormFit, aligned: LandmarkFit)] {
+            var fits: [(fit: FormFit, aligned: LandmarkFit)] = []
+            for template in candidates {
+                let best = fit(template, lines: lines, gray: gray)
+                fits.append((FormFit(template: template.id, fit: best?.fit ?? 0), best ?? LandmarkFit.none))
+            }
+            return fits.sorted { $0.fit.fit > $1.fit.fit }
         }
-        fits.sort { $0.fit.fit > $1.fit.fit }
+        var fits = fitted((try? ImageLines(image)) ?? ImageLines(horizontal: [], vertical: []))
+        // A phone photo's thin lines can fade when it is halved to the working scale, and a turn of more than
+        // about 5° (with the corners' perspective) breaks their long runs into pieces too short to be kept:
+        // when no form fits well (`secondLook`), the lines are looked for again at a finer scale, thickened
+        // enough across to stay whole up to 12°, and the better look is kept. A sheet the first look fits at
+        // 90% or more is aligned as before.
+        if (fits.first?.fit.fit ?? 0) < secondLook, let tilted = try? ImageLines(image, workingLongSide: 2000, tilt: 12) {
+            let again = fitted(tilted)
+            if (again.first?.fit.fit ?? 0) > (fits.first?.fit.fit ?? 0) { fits = again }
+        }
         let nearest = Array(fits.prefix(3).map(\.fit))
         guard let first = fits.first, first.fit.fit >= minimumFit, let homography = first.aligned.homography,
               let template = candidates.first(where: { $0.id == first.fit.template }) else {
@@ -334,20 +350,23 @@ struct ImageLines {
     /// background, runs of at least a twentieth of the long side kept (`Image.longRuns`), each component
     /// thin enough to be a line taken as one through its centroid along its principal axis, and pieces of
     /// one line joined.
-    init(_ image: Image, workingLongSide: Int = 1000) throws(ImagingError) {
+    /// With `tilt` (degrees), each run is thickened across enough for a line turned that far from the axis
+    /// to stay one run of the kept length, rather than by 5 pixels (about 5° at the kept length).
+    init(_ image: Image, workingLongSide: Int = 1000, tilt: Double? = nil) throws(ImagingError) {
         var halvings = 0
         while max(image.width, image.height) >> halvings > workingLongSide { halvings += 1 }
         let small = try image.halved(times: halvings)
         let factor = Double(small.width) / Double(image.width)
         let binary = try small.backgroundNormalized().thresholded(below: 150)
         let length = max(24, max(small.width, small.height) / 20)
+        let thickening = tilt.map { max(5, Int((Double(length) * tan($0 * .pi / 180)).rounded(.up)) + 2) } ?? 5
         func lines(_ horizontal: Bool) throws(ImagingError) -> [Line] {
-            let runs = try binary.longRuns(horizontal: horizontal, length: length, thickening: 5)
+            let runs = try binary.longRuns(horizontal: horizontal, length: length, thickening: thickening)
             let pieces = try runs.components { box in (horizontal ? box.width : box.height) >= length }
             return pieces.compactMap { c -> Line? in
                 let extent = Double(horizontal ? c.bounds.width : c.bounds.height)
                 // A dark region (a photo's background, a shaded block) is no line: lines are thin.
-                guard Double(c.area) / extent <= 14 else { return nil }
+                guard Double(c.area) / extent <= Double(14 + thickening - 5) else { return nil }
                 let slope = horizontal ? c.covariance / max(c.varianceX, 1e-9) : c.covariance / max(c.varianceY, 1e-9)
                 let centre = Point(x: (c.centroidX + 0.5) / factor, y: (c.centroidY + 0.5) / factor)
                 return Line(centre: centre, slope: slope, coverage: extent / factor, horizontal: horizontal)
