@@ -120,15 +120,22 @@ import Testing
         #expect(Set(read.keys) == Set(d.original.fields.map(\.id)))
     }
 
-    @Test func unknownBoxesAreNamedAndNothingIsWritten() throws {
-        let folder = try CLITests.temporaryFolder()
-        defer { try? FileManager.default.removeItem(at: folder) }
+    /// The test draft named with `fields` in a folder of its own: what `template name` said, where it was
+    /// to write, the NAMES file, and the draft.
+    static func name(_ fields: [String: Any], in folder: URL) throws -> (result: CLITests.Run, out: URL, names: URL, draft: Draft) {
         let d = try Self.draft()
         let draft = folder.appendingPathComponent("draft.json"), names = folder.appendingPathComponent("names.json")
         let out = folder.appendingPathComponent("out.json")
         try Self.write(d.draft, to: draft)
-        try Self.write(["fields": ["box-1": ["id": "athlete"], "box-99": NSNull(), "box-77": ["id": "x"]]], to: names)
+        try Self.write(["fields": fields], to: names)
         let r = try CLITests.run(["template", "name", draft.path, "--names", names.path, "--out", out.path])
+        return (r, out, names, d)
+    }
+
+    @Test func unknownBoxesAreNamedAndNothingIsWritten() throws {
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (r, out, names, d) = try Self.name(["box-1": ["id": "athlete"], "box-99": NSNull(), "box-77": ["id": "x"]], in: folder)
         #expect(r.status == 1)
         #expect(r.stdout == "\(names.path): fields: the draft has no boxes box-77, box-99 (its boxes: box-1 … box-\(d.boxes))\n", "\(r.stdout)")
         #expect(!FileManager.default.fileExists(atPath: out.path))
@@ -137,12 +144,7 @@ import Testing
     @Test func twoFieldsWithOneIdAreRefusedByTheTemplateCheck() throws {
         let folder = try CLITests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let d = try Self.draft()
-        let draft = folder.appendingPathComponent("draft.json"), names = folder.appendingPathComponent("names.json")
-        let out = folder.appendingPathComponent("out.json")
-        try Self.write(d.draft, to: draft)
-        try Self.write(["fields": ["box-1": ["id": "athlete"], "box-3": ["id": "athlete"]]], to: names)
-        let r = try CLITests.run(["template", "name", draft.path, "--names", names.path, "--out", out.path])
+        let (r, out, names, d) = try Self.name(["box-1": ["id": "athlete"], "box-3": ["id": "athlete"]], in: folder)
         #expect(r.status == 1)
         let lines = r.stdout.split(separator: "\n").map(String.init)
         #expect(lines.contains("\(names.path): fields[2] 'athlete' (box-3): duplicate field id 'athlete'"), "\(r.stdout)")
