@@ -35,6 +35,15 @@ import Testing
         #expect(object["template"] as? String == "club-draft")
         let alignment = try #require(object["alignment"] as? [String: Any])
         #expect(alignment["mark_read"] as? Bool == false)
+
+        // A person who knows the paper names it: the same Letter render drafted as A4 is A4's size, its
+        // boxes where A4's proportions put them, written as `template name` writes a template.
+        let a4 = folder.appendingPathComponent("a4.json").path
+        let named = try CLITests.run(["template", "new", "--from-scan", blank, "--id", "club-a4", "--out", a4, "--paper", "a4"])
+        #expect(named.status == 0 && named.stdout.contains(" landmarks, A4) and "), "\(named.stdout)\(named.stderr)")
+        let page = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: a4))) as? [String: Any])?["page"] as? [String: Any])
+        #expect(page["width"] as? Double == 595 && page["height"] as? Double == 842, "\(page)")
+        #expect(try String(contentsOfFile: a4, encoding: .utf8).contains("\n    {\"id\": \"box-1\", "))
     }
 
     @Test func aPageWithoutBoxesIsRefusedWithAClearError() throws {
@@ -61,7 +70,7 @@ import Testing
         let r = try CLITests.run(["template", "--help"])
         #expect(r.stdout.contains("new") && r.stdout.contains("Draft a template from a photo or scan"), "\(r.stdout)")
         let new = try CLITests.run(["template", "new", "--help"])
-        for option in ["--from-scan <file>", "--id <id>", "--out <file>", "preview"] {
+        for option in ["--from-scan <file>", "--id <id>", "--out <file>", "--paper <size>", "preview"] {
             #expect(new.stdout.contains(option), "\(option) missing from template new help")
         }
     }

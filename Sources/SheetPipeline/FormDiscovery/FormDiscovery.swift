@@ -44,8 +44,12 @@ public struct DiscoveredForm {
 public struct FormDiscovery {
     public init() {}
 
-    /// - Parameter engine: reads the form's print to orient the page and label the fields.
-    public func discover(_ image: Image, id: String, title: String, engine: TesseractEngine) throws(FormDiscoveryError) -> DiscoveredForm {
+    /// - Parameters:
+    ///   - engine: reads the form's print to orient the page and label the fields.
+    ///   - paper: the paper's size when the person knows it; otherwise the standard size nearest the page's
+    ///     proportions (a photo's perspective can move them by half the 9% between Letter and A4).
+    public func discover(_ image: Image, id: String, title: String, engine: TesseractEngine,
+                         paper known: PaperSize? = nil) throws(FormDiscoveryError) -> DiscoveredForm {
         let found = try PageFinder().find(in: image)
         let upright: Image, uprightText: Image
         let orientation: PageOrientation.Result
@@ -66,7 +70,8 @@ public struct FormDiscovery {
         } catch {
             throw .imaging(.operationFailed("\(error)"))
         }
-        let (paper, page) = PaperSize.nearest(aspect: Double(upright.width) / Double(upright.height))
+        let aspect = Double(upright.width) / Double(upright.height)
+        let (paper, page) = known.flatMap { paper in paper.size(landscape: aspect > 1).map { (paper, $0) } } ?? PaperSize.nearest(aspect: aspect)
         let scaleX = Double(upright.width) / page.width, scaleY = Double(upright.height) / page.height
         let boxes: BoxFinder.Found
         do {

@@ -1,7 +1,7 @@
 import SheetModel
 
 /// The page size a draft template gets, in points, from the straightened page's aspect.
-public enum PaperSize: Sendable, Equatable, CustomStringConvertible {
+public enum PaperSize: String, Sendable, Equatable, CaseIterable, CustomStringConvertible {
     case letter, a4
     /// No standard size is near: the paper's own aspect at Letter's width.
     case own
@@ -14,6 +14,17 @@ public enum PaperSize: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The standard size in points in the page's orientation; nil for `own`, which has no size of its own.
+    func size(landscape: Bool) -> PageSize? {
+        let portrait: PageSize
+        switch self {
+        case .letter: portrait = PageSize(width: 612, height: 792)
+        case .a4: portrait = PageSize(width: 595, height: 842)
+        case .own: return nil
+        }
+        return landscape ? PageSize(width: portrait.height, height: portrait.width) : portrait
+    }
+
     /// How far (relative) a page's aspect may be from a standard size's and still be taken as it: a phone's
     /// perspective and the page's crop leave a few percent.
     static let tolerance = 0.08
@@ -22,8 +33,7 @@ public enum PaperSize: Sendable, Equatable, CustomStringConvertible {
     /// `tolerance` of one; otherwise Letter's width and the page's own height.
     static func nearest(aspect: Double) -> (PaperSize, PageSize) {
         let landscape = aspect > 1
-        let candidates: [(PaperSize, PageSize)] = [(.letter, PageSize(width: 612, height: 792)), (.a4, PageSize(width: 595, height: 842))]
-            .map { size in landscape ? (size.0, PageSize(width: size.1.height, height: size.1.width)) : size }
+        let candidates: [(PaperSize, PageSize)] = [PaperSize.letter, .a4].compactMap { paper in paper.size(landscape: landscape).map { (paper, $0) } }
         let scored = candidates.map { candidate -> (PaperSize, PageSize, Double) in
             let own = candidate.1.width / candidate.1.height
             return (candidate.0, candidate.1, abs(aspect / own - 1))

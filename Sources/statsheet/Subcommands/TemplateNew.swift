@@ -18,6 +18,15 @@ extension TemplateCommand {
         var fromScan: String
         @Option(help: "The new template's id: lowercase letters, digits and '-'.") var id: String
         @Option(name: .shortAndLong, help: ArgumentHelp("Template file to write (.json).", valueName: "file")) var out: String
+        @Option(help: ArgumentHelp("The paper's size, when you know it: letter or a4 (default: the nearest to the page's proportions).",
+                                   valueName: "size"))
+        var paper: PaperChoice?
+
+        /// The sizes a person can name; a form of its own size is measured, never named.
+        enum PaperChoice: String, ExpressibleByArgument, CaseIterable {
+            case letter, a4
+            var size: PaperSize { self == .letter ? .letter : .a4 }
+        }
 
         func validate() throws {
             guard !id.isEmpty, id.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }) else {
@@ -47,7 +56,7 @@ extension TemplateCommand {
             let title = "Draft from " + (fromScan as NSString).lastPathComponent
             let form: DiscoveredForm
             do {
-                form = try FormDiscovery().discover(image, id: id, title: title, engine: engine)
+                form = try FormDiscovery().discover(image, id: id, title: title, engine: engine, paper: paper?.size)
             } catch {
                 throw RuntimeError("\(fromScan): \(error)")
             }
@@ -55,9 +64,7 @@ extension TemplateCommand {
             guard problems.isEmpty else {
                 throw RuntimeError("the draft is not a usable template:\n" + problems.map { "  " + $0 }.joined(separator: "\n"))
             }
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            let json = try encoder.encode(form.template) + Data("\n".utf8)
+            let json = try form.template.formattedJSON()
             guard FileManager.default.createFile(atPath: out, contents: json) else { throw RuntimeError("cannot write \(out)") }
             let preview = (out as NSString).deletingPathExtension + ".preview.png"
             guard FileManager.default.createFile(atPath: preview, contents: Data(try form.preview().encoded(as: .png))) else {
