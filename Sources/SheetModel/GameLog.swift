@@ -47,7 +47,7 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
     /// The field id holding one period's stat.
     public func field(period: String, stat: String) -> String? {
         guard let row = periods[period], let column = stats[stat] else { return nil }
-        return "\(row).\(column)"
+        return FieldID(row: row, column: column).rawValue
     }
 
     /// Everything wrong with this section against its template's fields; empty when usable.
@@ -72,7 +72,7 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
         }
         names("athlete", athlete, role == "team" ? .team : .athlete)
         names("opponent", opponent, .opponent)
-        for row in players?.rows ?? [] { names("players.name (\(row))", players?.name.map { "\(row).\($0)" }, .player) }
+        for row in players?.rows ?? [] { names("players.name (\(row))", players?.name.map { FieldID(row: row, column: $0).rawValue }, .player) }
         if !isName(role) { problems.append("gameLog.role: '\(role)' must be lowercase letters, digits and '_'") }
         expect("athlete", athlete, [.text])
         expect("date", date, [.date])
@@ -112,10 +112,10 @@ public struct GameLogSpec: Sendable, Equatable, Codable {
                 problems.append("gameLog.players.stats: '\(stat)' must be lowercase letters, digits and '_'")
             }
             for row in players.rows {
-                expect("players.number (\(row))", players.number.map { "\(row).\($0)" }, [.digits, .count, .text])
-                expect("players.name (\(row))", players.name.map { "\(row).\($0)" }, [.text])
+                expect("players.number (\(row))", players.number.map { FieldID(row: row, column: $0).rawValue }, [.digits, .count, .text])
+                expect("players.name (\(row))", players.name.map { FieldID(row: row, column: $0).rawValue }, [.text])
                 for (stat, column) in players.stats.sorted(by: { $0.key < $1.key }) {
-                    expect("players.stats.\(stat) (\(row))", "\(row).\(column)", [.count])
+                    expect("players.stats.\(stat) (\(row))", FieldID(row: row, column: column).rawValue, [.count])
                 }
             }
         }
@@ -171,10 +171,10 @@ public struct PlayerLinesSpec: Sendable, Equatable, Codable {
 
     /// One line per row someone wrote in; a row left blank (a short bench) is no line.
     public func lines(from values: [String: FieldValue]) -> [PlayerLine] {
-        func text(_ row: String, _ column: String?) -> String? { column.flatMap { values["\(row).\($0)"]?.writtenText } }
+        func text(_ row: String, _ column: String?) -> String? { column.flatMap { values[FieldID(row: row, column: $0).rawValue]?.writtenText } }
         return rows.enumerated().compactMap { index, row in
             let stats = self.stats.keys.sorted().map { stat in
-                PlayerStat(stat: stat, value: values["\(row).\(self.stats[stat]!)"]?.integerValue)
+                PlayerStat(stat: stat, value: values[FieldID(row: row, column: self.stats[stat]!).rawValue]?.integerValue)
             }
             let line = PlayerLine(line: index + 1, number: text(row, number), player: text(row, name), stats: stats)
             return line.number == nil && line.player == nil && stats.allSatisfy({ $0.value == nil }) ? nil : line

@@ -262,7 +262,7 @@ public final class SheetScanner {
         let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
         let line = NamePosterior.line(options.minConfidence, numbers: template.fields.filter { $0.kind.isWrittenInDigits }.count)
         for row in players.rows {
-            guard let n = index["\(row).\(nameColumn)"], let d = index["\(row).\(numberColumn)"], let read = characters[n],
+            guard let n = index[FieldID(row: row, column: nameColumn).rawValue], let d = index[FieldID(row: row, column: numberColumn).rawValue], let read = characters[n],
                   fields[n].reading.value != .empty,
                   let posterior = names.weighPlayer(read, number: fields[d].reading, team: team) else { continue }
             let asRead = fields[n].reading

@@ -208,3 +208,14 @@ extension TemplateDecodingTests {
         #expect(problems == ["landmarks: only a template of paper printed elsewhere (\"printedElsewhere\": true) has landmarks; a sheet statsheet prints is aligned by its markers"])
     }
 }
+
+/// A field id's row and column are taken apart in one place, at the first dot.
+@Suite struct FieldIDTests {
+    @Test func aDottedIdIsItsRowAndColumn() {
+        #expect(FieldID("q2.saves").row == "q2" && FieldID("q2.saves").column == "saves")
+        #expect(FieldID(row: "p01", column: "pts") == FieldID("p01.pts"))
+        #expect(FieldID("athlete").row == nil && FieldID("athlete").column == nil)
+        // Only the first dot splits: a column may itself be dotted.
+        #expect(FieldID("players.stats.pts").row == "players" && FieldID("players.stats.pts").column == "stats.pts")
+    }
+}

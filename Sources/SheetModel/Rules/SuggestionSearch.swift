@@ -198,8 +198,8 @@ public struct SuggestionSearch {
     /// empty: a period nobody played — an overtime — is left empty on paper, so a stray mark there that the
     /// sums want gone is suggested as empty, not as 0 (which would log an overtime that was not played).
     private func inUnplayedPeriod(_ id: String, _ values: [String: FieldValue]) -> Bool {
-        guard let row = template.gameLog?.periods.values.first(where: { id.hasPrefix($0 + ".") }) else { return false }
-        let others = template.fields.filter { $0.id != id && $0.id.hasPrefix(row + ".") && $0.kind == .count }
+        guard let row = FieldID(id).row, template.gameLog?.periods.values.contains(row) == true else { return false }
+        let others = template.fields.filter { $0.id != id && FieldID($0.id).row == row && $0.kind == .count }
         return !others.isEmpty && others.allSatisfy { (values[$0.id] ?? .empty) == .empty }
     }
 

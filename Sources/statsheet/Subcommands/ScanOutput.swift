@@ -45,15 +45,16 @@ struct ScanOutput {
         lines.append(heading)
 
         // Fields named ROW.COLUMN whose rows share the same columns print as a grid; the rest as a list.
-        let groups = Dictionary(grouping: result.fields.filter { $0.id.contains(".") }) { String($0.id.split(separator: ".")[0]) }
-        let columnsOf = groups.mapValues { $0.map { String($0.id.split(separator: ".", maxSplits: 1)[1]) } }
+        let ids = result.fields.map { FieldID($0.id) }
+        let groups = Dictionary(grouping: ids.filter { $0.row != nil }) { $0.row! }
+        let columnsOf = groups.mapValues { $0.compactMap(\.column) }
         let gridColumns = columnsOf.values.first { cols in columnsOf.values.filter { $0 == cols }.count >= 2 && cols.count >= 2 }
-        let gridRows = result.fields.compactMap { f -> String? in
-            let row = String(f.id.split(separator: ".")[0])
-            return columnsOf[row] == gridColumns && f.id.hasPrefix(row + ".") ? row : nil
+        let gridRows = ids.compactMap { id -> String? in
+            guard let row = id.row else { return nil }
+            return columnsOf[row] == gridColumns ? row : nil
         }.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
 
-        let listed = result.fields.filter { f in !gridRows.contains { f.id.hasPrefix($0 + ".") } || gridColumns == nil }
+        let listed = result.fields.filter { f in gridColumns == nil || !(FieldID(f.id).row.map(gridRows.contains) ?? false) }
         let width = listed.map(\.id.count).max() ?? 0
         for (id, r) in listed {
             lines.append("  " + id.padding(toLength: width + 2, withPad: " ", startingAt: 0) + cell(r, width: 0))
@@ -66,7 +67,7 @@ struct ScanOutput {
             for row in gridRows {
                 var line = "  " + row.padding(toLength: rowWidth, withPad: " ", startingAt: 0)
                 for col in gridColumns {
-                    if let r = result.reading("\(row).\(col)") { line += cell(r, width: w) }
+                    if let r = result.reading(FieldID(row: row, column: col).rawValue) { line += cell(r, width: w) }
                 }
                 lines.append(line)
             }
