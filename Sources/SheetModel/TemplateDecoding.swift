@@ -20,8 +20,14 @@ extension SheetTemplate {
     /// Decodes a template's JSON without checking it: a draft whose boxes overlap or sit where no field may is
     /// still named, and the named template is what gets checked.
     public static func decodeUnchecked(_ data: Data) throws(TemplateError) -> SheetTemplate {
+        try decodeJSON(SheetTemplate.self, from: data)
+    }
+
+    /// Decodes a template's JSON, or a file that goes with one (a NAMES file); a mistake is one line naming
+    /// the key at fault.
+    static func decodeJSON<T: Decodable>(_ type: T.Type, from data: Data) throws(TemplateError) -> T {
         do {
-            return try JSONDecoder().decode(SheetTemplate.self, from: data)
+            return try JSONDecoder().decode(type, from: data)
         } catch let error as DecodingError {
             throw TemplateError([Self.describe(error)])
         } catch {
@@ -31,6 +37,14 @@ extension SheetTemplate {
 
     /// Everything wrong with this template; empty when it is usable.
     public func problems() -> [String] {
+        problems(naming: Self.fieldName)
+    }
+
+    /// How a problem names a field: `fields[3] 'q1.shots'`.
+    static func fieldName(_ index: Int, _ field: FieldSpec) -> String { "fields[\(index)] '\(field.id)'" }
+
+    /// The problems, a field's named by `naming` (its index and spec): a named draft adds the box it came from.
+    func problems(naming: (Int, FieldSpec) -> String) -> [String] {
         var problems: [String] = []
         if format != Self.supportedFormat {
             problems.append("format \(format) is not supported (this statsheet reads format \(Self.supportedFormat))")
@@ -46,7 +60,7 @@ extension SheetTemplate {
         let frame = SheetFrame(page: page)
         var seen: Set<String> = []
         for (index, field) in fields.enumerated() {
-            let name = "fields[\(index)] '\(field.id)'"
+            let name = naming(index, field)
             if field.id.isEmpty || !field.id.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }) {
                 problems.append("\(name): id must be letters, digits, '.', '_' or '-'")
             }

@@ -30,13 +30,7 @@ public struct FieldNames: Sendable, Equatable, Decodable {
 
     /// Decodes a NAMES file; a mistake is one line naming the key at fault, as `template check` reports.
     public static func decode(_ data: Data) throws(TemplateError) -> FieldNames {
-        do {
-            return try JSONDecoder().decode(FieldNames.self, from: data)
-        } catch let error as DecodingError {
-            throw TemplateError([SheetTemplate.describe(error)])
-        } catch {
-            throw TemplateError(["not valid JSON: \(error.localizedDescription)"])
-        }
+        try SheetTemplate.decodeJSON(FieldNames.self, from: data)
     }
 }
 
@@ -232,13 +226,10 @@ public struct NamedDraft: Sendable, Equatable {
     /// The template's problems (`SheetTemplate.problems()`), a field's naming its box too, since the person
     /// fixing them looks at the draft's preview: `fields[4] 'athlete' (box-5): duplicate field id 'athlete'`.
     public func problems() -> [String] {
-        template.problems().map { problem in
-            for (index, field) in template.fields.enumerated() where index < boxes.count && boxes[index] != field.id {
-                let name = "fields[\(index)] '\(field.id)'"
-                if problem.hasPrefix(name + ":") { return name + " (\(boxes[index]))" + problem.dropFirst(name.count) }
-            }
-            return problem
-        }
+        template.problems(naming: { index, field in
+            let name = SheetTemplate.fieldName(index, field)
+            return index < boxes.count && boxes[index] != field.id ? name + " (\(boxes[index]))" : name
+        })
     }
 }
 
