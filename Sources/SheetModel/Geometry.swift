@@ -25,6 +25,19 @@ public struct Rect: Sendable, Equatable, Hashable, Codable, CustomStringConverti
         Rect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
     }
 
+    /// The smallest rect holding both.
+    public func union(_ other: Rect) -> Rect {
+        let (minX, minY) = (Swift.min(x, other.x), Swift.min(y, other.y))
+        return Rect(x: minX, y: minY, width: Swift.max(maxX, other.maxX) - minX, height: Swift.max(maxY, other.maxY) - minY)
+    }
+
+    /// The part both cover, or nil when they do not overlap.
+    public func intersection(_ other: Rect) -> Rect? {
+        let (x0, y0) = (Swift.max(x, other.x), Swift.max(y, other.y))
+        let (x1, y1) = (Swift.min(maxX, other.maxX), Swift.min(maxY, other.maxY))
+        return x1 > x0 && y1 > y0 ? Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0) : nil
+    }
+
     public func intersects(_ other: Rect) -> Bool {
         x < other.maxX && other.x < maxX && y < other.maxY && other.y < maxY
     }

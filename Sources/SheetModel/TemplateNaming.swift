@@ -232,11 +232,3 @@ public struct NamedDraft: Sendable, Equatable {
         })
     }
 }
-
-extension Rect {
-    /// The smallest rect holding both.
-    public func union(_ other: Rect) -> Rect {
-        let (minX, minY) = (Swift.min(x, other.x), Swift.min(y, other.y))
-        return Rect(x: minX, y: minY, width: Swift.max(maxX, other.maxX) - minX, height: Swift.max(maxY, other.maxY) - minY)
-    }
-}

@@ -32,10 +32,8 @@ struct DraftTemplate {
     static func holdsPrint(_ cell: Rect, words: [Word]) -> Bool {
         words.contains { word in
             guard word.text.count >= 2, word.text.contains(where: \.isLetter) else { return false }
-            let x0 = max(cell.x, word.rect.x), x1 = min(cell.maxX, word.rect.maxX)
-            let y0 = max(cell.y, word.rect.y), y1 = min(cell.maxY, word.rect.maxY)
-            guard x1 > x0, y1 > y0 else { return false }
-            return (x1 - x0) * (y1 - y0) >= 0.8 * word.rect.width * word.rect.height
+            guard let inside = cell.intersection(word.rect) else { return false }
+            return inside.width * inside.height >= 0.8 * word.rect.width * word.rect.height
         }
     }
 
