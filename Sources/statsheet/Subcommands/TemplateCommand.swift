@@ -98,8 +98,7 @@ extension TemplateCommand {
             for file in files {
                 do {
                     let t = try TemplateLibrary.loadFile(file)
-                    print("\(file): ok — \(t.id) v\(t.version), \(t.fields.count) fields, \((t.rules ?? []).count) rules"
-                          + (t.hasMarkers ? "" : ", printed elsewhere: \((t.landmarks ?? []).count) landmarks"))
+                    print("\(file): ok — \(t.summary)")
                     // Usable as it is, so not a failure: a draft can be scanned to try it before naming it.
                     if let guidance = t.draftIDGuidance { print("\(file): warning: \(guidance)") }
                 } catch {
@@ -120,5 +119,14 @@ struct RuntimeError: Error, CustomStringConvertible {
     init(_ description: String) {
         self.description = description.split(separator: "\n", omittingEmptySubsequences: false)
             .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
+    }
+}
+
+extension SheetTemplate {
+    /// What `template check` and `template name` say of a usable template: `club-tally v1, 31 fields, 22 rules,
+    /// printed elsewhere: 55 landmarks`.
+    var summary: String {
+        "\(id) v\(version), \(fields.count) fields, \((rules ?? []).count) rules"
+            + (hasMarkers ? "" : ", printed elsewhere: \((landmarks ?? []).count) landmarks")
     }
 }

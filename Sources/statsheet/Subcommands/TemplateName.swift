@@ -51,8 +51,7 @@ extension TemplateCommand {
             guard FileManager.default.createFile(atPath: out, contents: try result.formattedJSON()) else {
                 throw RuntimeError("cannot write \(out)")
             }
-            print("wrote \(out) — \(result.id) v\(result.version), \(result.fields.count) fields, \((result.rules ?? []).count) rules"
-                  + (result.hasMarkers ? "" : ", printed elsewhere: \((result.landmarks ?? []).count) landmarks"))
+            print("wrote \(out) — \(result.summary)")
             if let guidance = result.draftIDGuidance { print("warning: \(guidance)") }
         }
 
