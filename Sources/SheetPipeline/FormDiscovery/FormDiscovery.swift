@@ -9,6 +9,16 @@ public struct DiscoveredForm {
     public let page: Image
     public let scaleX: Double, scaleY: Double
     public let paper: PaperSize
+    /// The straightened page's width over its height, from which `paper` was told when not given.
+    public let aspect: Double
+    /// True when `paper` was told from `aspect` in a photo whose proportions are within a phone's
+    /// perspective (`PaperSize.perspectiveShift`) of the other standard size too: the person is asked to say
+    /// (`--paper`), since a draft at the wrong size is scaled by 6% (a box 5 inches down lands 7 mm off).
+    public var paperInDoubt: Bool {
+        !paperGiven && corners != nil && paper.photoMayBeTheOther(aspect: aspect)
+    }
+    /// Whether the person gave the paper's size (`paper` is then theirs, not told from the page).
+    public let paperGiven: Bool
     /// The paper's corners in the input image (top-left, top-right, bottom-right, bottom-left as found,
     /// before the quarter turns); nil when the image was taken as a flat scan.
     public let corners: [Point]?
@@ -92,7 +102,7 @@ public struct FormDiscovery {
                                                         width: Double(w.bounds.width) / scaleX, height: Double(w.bounds.height) / scaleY))
         }
         let template = DraftTemplate(id: id, title: title, page: page).make(cells: boxes.cells, lines: boxes.lines, words: words)
-        return DiscoveredForm(template: template, page: upright, scaleX: scaleX, scaleY: scaleY, paper: paper,
+        return DiscoveredForm(template: template, page: upright, scaleX: scaleX, scaleY: scaleY, paper: paper, aspect: aspect, paperGiven: known != nil,
                               corners: found.corners, quarterTurns: orientation.quarterTurns, deskew: found.deskew)
     }
 }

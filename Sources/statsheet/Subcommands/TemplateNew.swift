@@ -72,6 +72,12 @@ extension TemplateCommand {
             }
             let t = form.template
             print("wrote \(out) (\(t.fields.count) field\(t.fields.count == 1 ? "" : "s"), \((t.landmarks ?? []).count) landmarks, \(form.paper)) and \(preview)")
+            if form.paperInDoubt, let other = form.paper.other {
+                print("""
+                    note: the page's proportions in the photo (\(String(format: "%.3f", form.aspect))) fit \(other) nearly as well as \(form.paper): \
+                    a phone's perspective moves them by a few percent. If the paper is \(other), run again with --paper \(other.rawValue).
+                    """)
+            }
         }
     }
 }
