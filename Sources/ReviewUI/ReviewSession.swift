@@ -13,7 +13,6 @@ public final class ReviewSession {
     private let templates: @Sendable (_ id: String, _ version: Int) -> SheetTemplate?
     private let images: any CellImageSource
     private let now: @Sendable () -> Date
-    private var parsedRules: [String: ParsedRules] = [:]
     private var imageCache: [String: CellPixels?] = [:]
 
     public init(store: any SheetStore, reviewer: String, images: any CellImageSource,
@@ -162,8 +161,8 @@ public final class ReviewSession {
             state.suggestionNote = "template \(review.sheet.templateID) v\(review.sheet.templateVersion) is not installed: rules as read at scan time"
             return
         }
-        let rules = rules(of: template)
-        state.failures = RuleCheck(template: template, rules: rules, values: review.values).failures()
+        let judge = SheetJudge(template: template, line: review.sheet.reviewLine ?? ReviewLine.standard)
+        state.failures = judge.failures(review.values)
         state.suggestion = nil
         state.suggestionNote = nil
         suggestionPending = false
@@ -173,7 +172,7 @@ public final class ReviewSession {
         if !review.corrections.contains(where: \.isLive) {
             state.suggestion = review.suggestions.first { !$0.changes.isEmpty }
             if let suggestion = state.suggestion {
-                state.suggestionNote = leftBroken(by: suggestion, values: review.values, template: template, rules: rules)
+                state.suggestionNote = leftBroken(by: suggestion, values: review.values, judge: judge)
             } else {
                 state.suggestionNote = "none found at scan time"
             }
@@ -213,36 +212,23 @@ public final class ReviewSession {
             }
             return (field.field, reading)
         }
-        // A smaller budget than the scan's: a person is waiting.
-        let rules = rules(of: template)
-        var model = SheetPosterior(search: SuggestionSearch(template: template, rules: rules))
-        model.budget = Self.suggestionBudget
+        let judge = SheetJudge(template: template, line: review.sheet.reviewLine ?? ReviewLine.standard)
         state.suggestionNote = nil
-        switch model.weigh(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field))).outcome {
+        let judged = judge.judge(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field)), budget: Self.suggestionBudget)
+        switch judged.outcome {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
-            state.suggestionNote = leftBroken(by: s, values: review.values, template: template, rules: rules)
+            state.suggestionNote = leftBroken(by: s, values: review.values, judge: judge)
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
         default: state.suggestionNote = "none"
         }
     }
 
-    /// The template's rules, parsed once per template version.
-    private func rules(of template: SheetTemplate) -> ParsedRules {
-        let key = "\(template.id)@\(template.version)"
-        if let rules = parsedRules[key] { return rules }
-        let rules = ParsedRules(template)
-        parsedRules[key] = rules
-        return rules
-    }
-
     /// The note under a suggestion that mends only some broken rules (`SuggestionOutcome.partial`): the
     /// rules (errors, not warnings such as a sixth foul) that still fail once it is taken, or nil. Worked
     /// out the same way for a suggestion stored at scan time and for one searched after a change.
-    private func leftBroken(by suggestion: Suggestion, values: [String: FieldValue], template: SheetTemplate, rules: ParsedRules) -> String? {
-        var taken = values
-        for change in suggestion.changes { taken[change.field] = change.to }
-        let left = RuleCheck(template: template, rules: rules, values: taken).failures().filter { $0.severity == .error }.map(\.rule)
+    private func leftBroken(by suggestion: Suggestion, values: [String: FieldValue], judge: SheetJudge) -> String? {
+        let left = judge.leftBroken(by: suggestion, values: values)
         return left.isEmpty ? nil : Self.beyondRepairNote(left)
     }
 

@@ -61,8 +61,6 @@ public final class SheetScanner {
     /// The club's names, for a box score's players (name and number together); nil when none are known.
     private let names: NameReadingModel?
     private let detector = MarkerDetector()
-    /// Each template's rules, parsed the first time a sheet of it is read.
-    private var parsedRules: [String: ParsedRules] = [:]
     private let logger: Logger
 
     public init(library: TemplateLibrary, requested: SheetTemplate? = nil, options: ScanOptions = ScanOptions(),
@@ -136,10 +134,9 @@ public final class SheetScanner {
             writing = read.writing
             asRead = read.fields
             digits = read.digits
-            let weighed = weigh(read)
-            clock.mark("weigh")
-            var result = check(weighed, read: read, file: path, alignment: aligned.fit.report)
-            clock.mark("check")
+            let judgement = judge(read)
+            clock.mark("judge")
+            var result = report(judgement, read: read, file: path, alignment: aligned.fit.report)
             logger.debug("stage times for \(path): \(clock.stages.map { "\($0.name) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", "))")
             if let folder = options.overlayFolder {
                 do {
@@ -227,9 +224,7 @@ public final class SheetScanner {
             for (field, cell) in cells { cellImages[field.id] = cell.reviewSnapshotPNG(of: field) }
             clock.mark("snapshots")
         }
-        let key = "\(template.id)@\(template.version)"
-        let rules = parsedRules[key] ?? ParsedRules(template)
-        parsedRules[key] = rules
+        let rules = RuleBook.shared.rules(of: template)
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
         let readings = recognized.writing == .hand ? season(recognized.readings, ink: recognized.dateInk, of: template) : recognized.readings
@@ -316,32 +311,21 @@ public final class SheetScanner {
         return weighed
     }
 
-    /// Stage "weigh": every group of numbers the rules tie together weighed by the one model of doubt.
-    private func weigh(_ read: Read) -> SheetPosterior.Weighed {
-        var posterior = SheetPosterior(search: SuggestionSearch(template: read.template, rules: read.rules, today: options.today))
-        if let slip = options.ruleSlip { posterior.slip = slip }
-        return posterior.weigh(read.fields)
+    /// Stage "judge": the numbers the rules tie together weighed by the one model of doubt, and every field
+    /// flagged by the one line (`SheetJudge`).
+    private func judge(_ read: Read) -> SheetJudgement {
+        var judge = SheetJudge(template: read.template, line: options.minConfidence, today: options.today)
+        judge.slip = options.ruleSlip
+        return judge.judge(read.fields)
     }
 
-    /// Stage "check": the flags (under the review line, a value that is not the ink's, a number of a rule the
-    /// values shown break, or a doubt only a person settles), the rules the ink breaks, and the sheet's status.
-    private func check(_ weighed: SheetPosterior.Weighed, read: Read, file: String, alignment: AlignmentReport) -> SheetResult {
-        let inkValues = Dictionary(uniqueKeysWithValues: read.fields.map { ($0.id, $0.reading.value) })
-        // The rules the sheet as read breaks: what the ink says.
-        let failures = RuleCheck(template: read.template, rules: read.rules, values: inkValues, today: options.today).failures()
-        let shown = Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) })
-        let stillFailing = RuleCheck(template: read.template, rules: read.rules, values: shown, today: options.today).failures()
-            .filter { $0.severity == .error }
-        let flagging = Flagging(line: options.minConfidence)
-        let fields = weighed.readings.map { field in
-            (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))
-        }
-        let status: SheetStatus = fields.contains { $0.reading.flagged } || !failures.isEmpty ? .needsReview : .clean
-        var result = SheetResult(file: file, template: read.template.id, templateVersion: read.template.version, status: status,
-                                 alignment: alignment, fields: fields)
+    /// The sheet's result: its judged fields, the rules its ink breaks, its status and its suggestion.
+    private func report(_ judgement: SheetJudgement, read: Read, file: String, alignment: AlignmentReport) -> SheetResult {
+        var result = SheetResult(file: file, template: read.template.id, templateVersion: read.template.version,
+                                 status: judgement.needsReview ? .needsReview : .clean, alignment: alignment, fields: judgement.fields)
         result.reviewLine = options.minConfidence
-        result.ruleFailures = failures
-        switch weighed.outcome {
+        result.ruleFailures = judgement.inkFailures
+        switch judgement.outcome {
         case .suggestion(let suggestion): result.suggestions = [suggestion]
         case .partial(let suggestion, let beyondRepair):
             result.suggestions = [suggestion]
