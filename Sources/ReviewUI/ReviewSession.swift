@@ -161,7 +161,7 @@ public final class ReviewSession {
             state.suggestionNote = "template \(review.sheet.templateID) v\(review.sheet.templateVersion) is not installed: rules as read at scan time"
             return
         }
-        let judge = SheetJudge(template: template, line: review.sheet.reviewLine ?? ReviewLine.standard)
+        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard))
         state.failures = judge.failures(review.values)
         state.suggestion = nil
         state.suggestionNote = nil
@@ -212,9 +212,9 @@ public final class ReviewSession {
             }
             return (field.field, reading)
         }
-        let judge = SheetJudge(template: template, line: review.sheet.reviewLine ?? ReviewLine.standard)
+        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard))
         state.suggestionNote = nil
-        let judged = judge.judge(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field)), budget: Self.suggestionBudget)
+        let judged = judge.judge(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field)), budget: judge.policy.reviewSearchBudget)
         switch judged.outcome {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s
@@ -408,8 +408,6 @@ public final class ReviewSession {
         }
     }
 
-    /// Combinations the suggestion search may try after a change (the scan's default is 20,000).
-    static let suggestionBudget = 2_000
 
     static let allSettled = "Every flagged field on this sheet is settled: approve (a) or reject (r)."
 

@@ -85,8 +85,6 @@ public final class SheetScanner {
         }
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)
-        if !options.knownNames.isEmpty { reader.names = NameReadingModel(knownNames: options.knownNames) }
-        reader.reviewLine = options.minConfidence
         try self.init(library: library, requested: requested, options: options, recognizer: reader)
     }
 
@@ -131,10 +129,10 @@ public final class SheetScanner {
         do {
             let aligned = try align(loaded, &clock)
             let read = try read(aligned, &clock, cellImages: &cellImages)
-            writing = read.writing
-            asRead = read.fields
+            writing = read.evidence.writing
             digits = read.digits
             let judgement = judge(read)
+            asRead = judgement.weighedAlone
             clock.mark("judge")
             var result = report(judgement, read: read, file: path, alignment: aligned.fit.report)
             logger.debug("stage times for \(path): \(clock.stages.map { "\($0.name) \(Int($0.milliseconds.rounded())) ms" }.joined(separator: ", "))")
@@ -187,7 +185,7 @@ public final class SheetScanner {
             clock.mark("align")
             switch byItsLines {
             case .success(let fit): return Aligned(gray: gray, fit: fit)
-            case .failure(let lines): throw error == .noMarkers ? lines : error
+            case .failure(let lines): throw error == .noMarkers ? lines : .neitherMarkersNorLines(markers: error, lines: lines)
             }
         }
         let fit: AlignedSheet
@@ -195,19 +193,17 @@ public final class SheetScanner {
             fit = try SheetAligner(library: library, requested: requested).align(gray, candidates: quads)
         } catch {
             // Square blobs on a club's form (a logo, filled boxes) can pass for markers: its lines decide.
-            guard byLines, error.allowsAFormPrintedElsewhere, let byItsLines = try? landmarks.align(loaded.image, gray: gray) else { throw error }
-            fit = byItsLines
+            guard byLines, error.allowsAFormPrintedElsewhere else { throw error }
+            do { fit = try landmarks.align(loaded.image, gray: gray) } catch let lines { throw AlignmentError.neitherMarkersNorLines(markers: error, lines: lines) }
         }
         clock.mark("align")
         return Aligned(gray: gray, fit: fit)
     }
 
-    /// A sheet's fields as the readers gave them, before the rules weighed them.
+    /// A sheet's fields as the readers gave them, before anything weighed them.
     struct Read {
         let template: SheetTemplate
-        let rules: ParsedRules
-        let fields: [(id: String, reading: FieldReading)]
-        let writing: Writing
+        let evidence: SheetEvidence
         let digits: ScannedSheet.Digits
     }
 
@@ -215,108 +211,34 @@ public final class SheetScanner {
     private func read(_ aligned: Aligned, _ clock: inout StageClock, cellImages: inout [String: [UInt8]]) throws -> Read {
         let template = aligned.template
         let cells = template.fields.map { field in
-            var cell = FieldCell(field: field, from: aligned.gray, through: aligned.fit.mapping, beside: template.spaceBeside(field))
-            cell.boxMisplaced = aligned.fit.misplacedFields.contains(field.id)
-            return (field, cell)
+            (field, FieldCell(field: field, from: aligned.gray, through: aligned.fit.mapping, beside: template.spaceBeside(field)))
         }
         clock.mark("cells")
         if options.keepCellImages {
             for (field, cell) in cells { cellImages[field.id] = cell.reviewSnapshotPNG(of: field) }
             clock.mark("snapshots")
         }
-        let rules = RuleBook.shared.rules(of: template)
         let recognized = try recognizer.recognize(cells)
         clock.mark("read")
-        let readings = recognized.writing == .hand ? season(recognized.readings, ink: recognized.dateInk, of: template) : recognized.readings
-        // A field no rule weighs has only its reader's confidence, worth what such readings earned.
-        var fields = zip(template.fields, readings).map { field, reading in
-            var reading = reading
-            if ReaderCalibration.maps(field.kind, writing: recognized.writing, weighedByRules: rules.valuesChecked.contains(field.id)) {
-                reading.confidence = calibration.confidence(of: reading, writing: recognized.writing, kind: field.kind)
-            }
-            return (id: field.id, reading: reading)
-        }
-        if recognized.writing == .hand { weighPlayers(&fields, template: template, characters: recognized.characters) }
+        let misplaced = Set(template.fields.indices.filter { aligned.fit.misplacedFields.contains(template.fields[$0].id) })
+        let evidence = SheetEvidence(readings: recognized.readings, writing: recognized.writing, characters: recognized.characters,
+                                     dateInk: recognized.dateInk, misplaced: misplaced)
         var digits = ScannedSheet.Digits(network: recognized.digitNetwork)
         for (i, embeddings) in recognized.digitEmbeddings where template.fields.indices.contains(i) {
             digits.embeddings[template.fields[i].id] = embeddings
         }
-        return Read(template: template, rules: rules, fields: fields, writing: recognized.writing, digits: digits)
-    }
-
-    /// A hand-filled box score's player rows, name and number weighed together against the known players of
-    /// the sheet's team (`NameReadingModel.weighPlayer`). The likeliest known player shows its name, and its
-    /// number is as sure as the player is when the number read is the player's; when the number read is
-    /// another, it stays as read and is flagged. When no known player is likelier than a new one, the name
-    /// stays as the name alone made it, flagged as new.
-    private func weighPlayers(_ fields: inout [(id: String, reading: FieldReading)], template: SheetTemplate,
-                              characters: [Int: [ReadCharacter]]) {
-        guard let names, names.count(of: .player) > 0, let log = template.gameLog, let players = log.players,
-              let nameColumn = players.name, let numberColumn = players.number else { return }
-        let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
-        let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
-        let line = NamePosterior.line(options.minConfidence, numbers: template.fields.filter { $0.kind.isWrittenInDigits }.count)
-        for row in players.rows {
-            guard let n = index[FieldID(row: row, column: nameColumn).rawValue], let d = index[FieldID(row: row, column: numberColumn).rawValue], let read = characters[n],
-                  fields[n].reading.value != .empty,
-                  let posterior = names.weighPlayer(read, number: fields[d].reading, team: team) else { continue }
-            let asRead = fields[n].reading
-            guard let winner = posterior.winner else {
-                if !asRead.doubts.contains(where: { if case .unknownName = $0 { true } else { false } }) {
-                    fields[n].reading.doubts.append(.unknownName(kind: .player, known: posterior.knownCount, nearest: posterior.known.first?.name,
-                                                                 nearestProbability: posterior.known.first?.probability ?? 0))
-                }
-                continue
-            }
-            var named = FieldReading(value: .string(winner.name), text: asRead.text, confidence: 100 * winner.probability)
-            if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
-            if named.confidence < line {
-                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-            }
-            fields[n].reading = named
-            guard let number = winner.number else { continue }
-            if fields[d].reading.value.writtenText == number {
-                // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
-                fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
-                fields[d].reading.doubts.removeAll { $0 == .uncheckedHandwriting(.digitString) }
-            } else {
-                fields[d].reading.doubts.append(.notThePlayersNumber(player: winner.name, number: number))
-            }
-        }
-    }
-
-    /// A handwritten date weighed by the season it lies in (`SeasonPrior`): its athlete's, when the athlete's
-    /// name was read at or over the review line and the store holds games of theirs, with the context its
-    /// boxes say (another game of theirs that day in that context is unlikely); the club's otherwise.
-    private func season(_ readings: [FieldReading], ink: [Int: DateInk], of template: SheetTemplate) -> [FieldReading] {
-        let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
-        let log = template.gameLog
-        let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
-        // Surely: what the check stage would not flag (`Flagging`), with no rule yet in question.
-        let flagging = Flagging(line: options.minConfidence)
-        let athlete = log.flatMap { index[$0.athlete] }.map { readings[$0] }
-            .flatMap { !flagging.flag($0, failingRules: []).flagged ? $0.value.writtenText : nil }
-        // The context its boxes say, when exactly one is ticked and every box was read at or over the line.
-        let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
-        let ticked = boxes.filter { $0.reading.value == .boolean(true) }
-        let context = ticked.count == 1 && boxes.allSatisfy({ $0.reading.confidence >= options.minConfidence }) ? ticked[0].value : nil
-        let prior = options.gameDates.prior(today: options.today, athlete: athlete.flatMap { $0.isEmpty ? nil : $0 })
-        var weighed = readings
-        for id in dates {
-            guard let i = index[id], template.fields[i].kind == .date else { continue }
-            weighed[i] = prior.weigh(readings[i], ink: ink[i], context: context)
-            // A date no sum checks is trusted only from the line dates earned (`SheetFieldReader.handDate`).
-            SheetFieldReader.handDate.apply(to: &weighed[i])
-        }
-        return weighed
+        return Read(template: template, evidence: evidence, digits: digits)
     }
 
     /// Stage "judge": the numbers the rules tie together weighed by the one model of doubt, and every field
     /// flagged by the one line (`SheetJudge`).
     private func judge(_ read: Read) -> SheetJudgement {
-        var judge = SheetJudge(template: read.template, line: options.minConfidence, today: options.today)
+        var judge = SheetJudge(template: read.template, policy: .standard.withReviewLine(options.minConfidence), today: options.today)
         judge.slip = options.ruleSlip
-        return judge.judge(read.fields)
+        judge.calibration = calibration
+        judge.names = names
+        judge.games = options.gameDates
+        return judge.judge(read.evidence)
     }
 
     /// The sheet's result: its judged fields, the rules its ink breaks, its status and its suggestion.

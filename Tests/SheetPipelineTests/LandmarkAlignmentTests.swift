@@ -257,4 +257,13 @@ import Testing
         #expect(result.template == "lacrosse-goalie")
         #expect(result.alignment?.markRead == true)
     }
+
+    /// A sheet where some of our markers were found but no fit came of them, and no form printed elsewhere
+    /// fits either, is refused with both reasons: a club's form whose blobs passed for three markers is not
+    /// told only about corners it never had.
+    @Test func aRefusalByMarkersAndByLinesGivesBothReasons() {
+        let error = AlignmentError.neitherMarkersNorLines(markers: .markersMissing(found: 3), lines: .pageNotExplained(fields: ["q1.clears"]))
+        #expect(error.message.hasPrefix(AlignmentError.markersMissing(found: 3).message))
+        #expect(error.message.contains(AlignmentError.pageNotExplained(fields: ["q1.clears"]).message))
+    }
 }

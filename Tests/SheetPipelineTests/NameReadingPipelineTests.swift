@@ -82,14 +82,14 @@ import Testing
         let reading = FieldReading(value: .string("Sean O'Brien"), text: "Sean O'Brien", confidence: 96)
         let line = NamePosterior.line(70, numbers: 25)
         #expect(abs(line - 98.8) < 1e-9)
-        let shown = SheetFieldReader.name(reading, posterior, kind: .athlete, line: line)
+        let shown = SheetJudge.name(reading, posterior, kind: .athlete, line: line)
         // The reader says why; the check stage flags it (`Flagging`).
         let check = Flagging(line: 70)
         #expect(shown.value == .string("Sean O'Brien") && check.flag(shown, failingRules: []).flagged, "\(shown)")
         #expect(shown.confidence > 60 && shown.confidence < 90, "\(shown.confidence)")
         #expect(shown.doubts.contains(.nameUnderItsLine(line: line, runnerUp: "Seán O'Brien", runnerUpProbability: posterior.known[1].probability)))
         // Read as a name of its own, it is sure and passes.
-        let drew = SheetFieldReader.name(FieldReading(value: .string("Drew Patel"), text: "Drew Patel", confidence: 90),
+        let drew = SheetJudge.name(FieldReading(value: .string("Drew Patel"), text: "Drew Patel", confidence: 90),
                                          try #require(model.weigh(Self.read("Drew Patel"), kind: .athlete)), kind: .athlete, line: line)
         #expect(!check.flag(drew, failingRules: []).flagged && drew.confidence > line && drew.doubts.isEmpty, "\(drew)")
     }

@@ -42,7 +42,7 @@ public struct ReaderCalibration: Sendable, Codable, Equatable {
 
     /// True for the fields whose confidence the tables give: checkboxes, counts no rule weighs, and printed
     /// dates and digit strings. Not names, nor handwritten dates and digit strings: the calibration sets hold
-    /// too few wrong ones to place a line (`SheetFieldReader.handDate`, `handDigitString`); a handwritten date
+    /// too few wrong ones to place a line (`JudgingPolicy.dates`, `digitStrings`); a handwritten date
     /// is weighed by its season (`SeasonPrior`), a jersey number waits for the roster.
     public static func maps(_ kind: FieldKind, writing: Writing, weighedByRules: Bool) -> Bool {
         switch kind {

@@ -48,7 +48,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// Print Tesseract read, which the handwriting reader read otherwise.
     case readersDisagree(handwriting: FieldValue)
     /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`).
-    /// Names only now (`SheetFieldReader.handText`); the other kinds are what stores written before
+    /// Names only now (`JudgingPolicy.names`); the other kinds are what stores written before
     /// `ReaderCalibration` hold.
     case uncheckedHandwriting(UncheckedHandwriting)
     /// A handwritten name likelier to be none of the club's `known` names of its kind than any of them
@@ -108,7 +108,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     public var needsAPerson: Bool {
         switch self {
         // A new name is confirmed once; approved, it is known (`SheetStore.addKnownNames`). Handwriting no rule
-        // checks, read under the line such readings earned (`SheetFieldReader.HandwritingDoubt`), has nothing but
+        // checks, read under the line such readings earned (`HandwritingDoubt`), has nothing but
         // a person to check it.
         case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine,
              .uncheckedHandwriting: true

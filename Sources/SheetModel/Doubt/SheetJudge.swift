@@ -11,32 +11,55 @@ public struct SheetJudgement: Sendable {
     /// The error rules the values shown still break (a field held in one is flagged).
     public var stillFailing: [RuleFailure]
     public var outcome: SuggestionOutcome
+    /// Each field weighed alone, before the rules (`SheetJudge.weighedAlone`): what
+    /// `eval --fit-calibration` fits the readers' tables on. Empty when judged from stored readings.
+    public var weighedAlone: [(id: String, reading: FieldReading)] = []
 
     /// A person must look at the sheet: a field is flagged or its ink breaks a rule.
     public var needsReview: Bool { fields.contains { $0.reading.flagged } || !inkFailures.isEmpty }
 }
 
-/// The one judging stage over a sheet's readings: the sheet's rules weighed by the one model of doubt
-/// (`SheetPosterior`), then every flag set by the one line (`Flagging`). Scan judges a sheet as read, eval
-/// through scan, and review again after each change a person makes (their values settled), so a field is
-/// judged the same way wherever it is shown.
+/// The one judging stage over a sheet: what its readers measured (`SheetEvidence`) weighed by what the club
+/// knows (its names and players, its season's game days, what each reader's confidence earned), then by the
+/// sheet's rules through the one model of doubt (`SheetPosterior`), and every flag set by the one line
+/// (`Flagging`). Scan judges a sheet as read, eval through scan, and review again after each change a person
+/// makes (their values settled), so a field is judged the same way wherever it is shown. Its numbers are
+/// in `JudgingPolicy`.
 public struct SheetJudge {
     public let template: SheetTemplate
     /// The template's rules, parsed once per template version in the process (`RuleBook`).
     public let rules: ParsedRules
-    /// The review line: a field under it is flagged.
-    public let line: Double
-    /// The day the sheet is judged on: a date after it breaks a not-future rule.
+    public let policy: JudgingPolicy
+    /// The day the sheet is judged on: a date after it breaks a not-future rule, and a handwritten date long
+    /// before it is unlikely (`SeasonPrior`).
     public let today: Date
     /// The chance the paper itself breaks a rule, in place of the model's (`SheetPosterior.slip`); nil keeps it.
     public var slip: Double?
+    /// What each reader's confidence is worth for fields no rule weighs (`.identity` keeps the readers' own).
+    public var calibration = ReaderCalibration.identity
+    /// The club's names: handwritten names, and a box score's players, are weighed against them. Nil: none
+    /// known, every handwritten name is new.
+    public var names: NameReadingModel?
+    /// The games the store holds, by athlete: a handwritten date is weighed against its athlete's season.
+    public var games = SeasonGames()
 
-    public init(template: SheetTemplate, line: Double = ReviewLine.standard, today: Date = Date(), slip: Double? = nil) {
+    public init(template: SheetTemplate, policy: JudgingPolicy = .standard, today: Date = Date()) {
         self.template = template
         self.rules = RuleBook.shared.rules(of: template)
-        self.line = line
+        self.policy = policy
         self.today = today
-        self.slip = slip
+    }
+
+    /// The review line fields are flagged under.
+    public var line: Double { policy.reviewLine }
+
+    /// The sheet judged from its evidence: each field weighed alone by what the club knows
+    /// (`weighedAlone`), then all together by the rules.
+    public func judge(_ evidence: SheetEvidence) -> SheetJudgement {
+        let alone = weighedAlone(evidence)
+        var judgement = judge(alone)
+        judgement.weighedAlone = alone
+        return judgement
     }
 
     /// The readings judged: weighed together by the rules, then flagged.
@@ -51,7 +74,7 @@ public struct SheetJudge {
         let inkFailures = failures(Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) }))
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))
             .filter { $0.severity == .error }
-        let flagging = Flagging(line: line)
+        let flagging = Flagging(line: policy.reviewLine)
         let fields = weighed.readings.map { field in
             (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))
         }

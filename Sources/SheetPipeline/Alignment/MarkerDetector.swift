@@ -55,6 +55,9 @@ public enum AlignmentError: Error, Equatable, Sendable {
     case noFormFits(nearest: [FormFit])
     /// A sheet without our markers that two forms fit about as well: which one it is cannot be told.
     case formsAlike(nearest: [FormFit])
+    /// Some of our markers were found but did not align the sheet, and neither did the lines of the forms
+    /// printed elsewhere: a sheet of ours with a corner lost, or a club's form with a square blob on it.
+    indirect case neitherMarkersNorLines(markers: AlignmentError, lines: AlignmentError)
 
     /// Whether a sheet refused by its markers may still be a form printed elsewhere: not when a mark of ours
     /// was read (a sheet of ours is identified by its mark, never by fit).
@@ -94,6 +97,8 @@ public enum AlignmentError: Error, Equatable, Sendable {
                 : "no alignment markers found, and no form printed elsewhere fits the sheet well enough (nearest: \(Self.listed(nearest))): another form, a page that is no form, or a badly bent or blurred photo?"
         case .formsAlike(let nearest):
             "the sheet fits several forms printed elsewhere about as well (\(Self.listed(nearest))): name its template with --template"
+        case .neitherMarkersNorLines(let markers, let lines):
+            "\(markers.message) Fitted by its printed lines as a form printed elsewhere, \(lines.message)"
         }
     }
 }

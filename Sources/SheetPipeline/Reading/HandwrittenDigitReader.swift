@@ -238,7 +238,7 @@ public final class HandwrittenDigitReader {
         }
         // No sum checks a digit string (a jersey number): its confidence is the cube of its probability, so
         // that only those read with probability 0.89 or more pass the default threshold (and
-        // `SheetFieldReader.handDigitString` holds more under the line); the calibration sets hold too few
+        // `JudgingPolicy.digitStrings` holds more under the line); the calibration sets hold too few
         // wrong ones to do better. A date's is its ink's probability: the season weighs it next (`SeasonPrior`).
         let probability = top.probability
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,

@@ -39,13 +39,6 @@ public final class SheetFieldReader: FieldRecognizer {
     /// Text and checkboxes of hand-filled sheets, read again with the handwriting cleaner's ink threshold:
     /// at the print cleaner's, names and ticks in pencil were invisible — read as empty with confidence 97.
     private let pencilAware: PrintedFieldReader
-    /// The club's names, which a handwritten name is read against (`NameReadingModel`); nil when none is known,
-    /// and then, as for a field's kind none of whose names is known, the name is read as Tesseract has it,
-    /// capped as `handText` says, and flagged as new.
-    public var names: NameReadingModel?
-    /// The review line (`ScanOptions.minConfidence`), from which the line names are held to follows
-    /// (`NamePosterior.line`).
-    public var reviewLine = ReviewLine.standard
 
     public init(printed: PrintedFieldReader, handwritten: HandwrittenDigitReader, writing: Writing = .auto) {
         self.printed = printed
@@ -139,19 +132,6 @@ public final class SheetFieldReader: FieldRecognizer {
         let textReader = decided == .hand ? pencilAware : printed
         let text = try textReader.readWithCharacters(others.map { fields[$0] })
         for (i, reading) in zip(others, text.readings) { readings[i] = reading }
-        if decided == .hand {
-            let nameLine = NamePosterior.line(reviewLine, numbers: numeric.count)
-            // With no names known at all, every name is new: a person confirms it once (`NameReadingModel.weigh`).
-            let names = names ?? NameReadingModel(knownNames: [])
-            for (k, i) in others.enumerated() where fields[i].field.kind == .text {
-                if let kind = fields[i].field.names, readings[i].value != .empty, let characters = text.characters[k],
-                   let posterior = names.weigh(characters, kind: kind) {
-                    readings[i] = Self.name(readings[i], posterior, kind: kind, line: nameLine)
-                } else {
-                    Self.handText.apply(to: &readings[i])
-                }
-            }
-        }
         var embeddings: [Int: [[Float]]] = [:], dateInk: [Int: DateInk] = [:]
         for (i, handResult) in zip(numeric, handResults) where decided == .hand {
             if !handResult.digitEmbeddings.isEmpty { embeddings[i] = handResult.digitEmbeddings }
@@ -160,7 +140,6 @@ public final class SheetFieldReader: FieldRecognizer {
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
-                if fields[i].field.kind == .digits { Self.handDigitString.apply(to: &readings[i]) }
             } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
@@ -178,72 +157,12 @@ public final class SheetFieldReader: FieldRecognizer {
                                             Alternative(value: handReading.value, probability: 0.5)]
             }
         }
-        // A cell cut where its printed box is not may hold a box line read as a 1, or a neighbour's
-        // ink: whatever was read there, a person looks.
-        for i in fields.indices where fields[i].cell.boxMisplaced { readings[i].doubt(.boxMisplaced) }
         let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
         var recognized = RecognizedFields(readings: readings, writing: decided, characters: characters, digitEmbeddings: embeddings,
                                           digitNetwork: handwritten.networkIdentity)
         recognized.dateInk = dateInk
         return recognized
     }
-
-    /// A reader's confidence on handwritten names, dates and digit strings is trusted only from `trusted` up;
-    /// under it the field is flagged and its confidence lowered to what such readings earned (`earned`,
-    /// measured). Names and dates wait for the names-and-season model (known names, a prior over game days),
-    /// jersey numbers for the roster; counts no rule weighs are worth what `ReaderCalibration` says.
-    struct HandwritingDoubt {
-        let trusted: Double
-        let earned: Double
-        let kind: ReadingDoubt.UncheckedHandwriting
-
-        /// Under `trusted`, the reading keeps `earned` at most and carries `.uncheckedHandwriting`, which the
-        /// check stage sends to a person (`ReadingDoubt.needsAPerson`, `Flagging`).
-        func apply(to reading: inout FieldReading) {
-            guard reading.value != .empty, reading.confidence < trusted else { return }
-            reading.confidence = min(reading.confidence, earned)
-            reading.doubts.append(.uncheckedHandwriting(kind))
-        }
-    }
-
-    /// A handwritten name weighed against the known names of its kind: the likeliest known name when it is
-    /// likelier than a new one, its confidence its probability; otherwise the name as read, as sure as
-    /// `handText` makes a reading and no surer than the probability that it is new, flagged for a person to
-    /// confirm the new name once. What was read stays in `text`.
-    static func name(_ reading: FieldReading, _ posterior: NamePosterior, kind: NameKind, line: Double) -> FieldReading {
-        if let winner = posterior.winner {
-            var named = FieldReading(value: .string(winner.name), text: reading.text, confidence: 100 * winner.probability,
-                                     doubts: reading.doubts)
-            if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
-            if named.confidence < line {
-                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-            }
-            return named
-        }
-        var asRead = reading
-        handText.apply(to: &asRead)
-        asRead.confidence *= posterior.newName
-        asRead.doubts.append(.unknownName(kind: kind, known: posterior.knownCount, nearest: posterior.known.first?.name,
-                                          nearestProbability: posterior.known.first?.probability ?? 0))
-        return asRead
-    }
-
-    /// Names and opponents: Tesseract's confidence means less on handwriting than on print. Readings at
-    /// 95 or more were all right, those at 70–95 about 4 in 5, nearly all one letter off ("Camerm Lee").
-    static let handText = HandwritingDoubt(trusted: 95, earned: 79, kind: .name)
-
-    /// Digit strings (jersey numbers), which no sum checks: those read at 70–95 were right about 9 times in 10.
-    /// Mapped through a calibration table instead, the 87 jersey numbers read at 0.92 or more on the calibration
-    /// sets (one wrong, at 99.95) earned 0.947 together, and two of the committed box scores' read at 0.92–0.95
-    /// passed wrong (15 read 75, 22 read 11): the sets hold too few to place the line the 95 here places.
-    static let handDigitString = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
-
-    /// Handwritten dates, weighed by their season (`SeasonPrior`; the scanner applies this after it): a date
-    /// only its ink and its season vouch for is trusted from 0.928 up, the line the cube of its probability
-    /// placed at 80 before the prior, held, not tuned again. Without it, wrong dates came at 66.5 and 66.6 on
-    /// two sets, right under the review line; read at their probability before, one date in eight at 0.70–0.89
-    /// was wrong; and the calibration sets hold too few wrong dates to place a line (docs/decisions.md).
-    static let handDate = HandwritingDoubt(trusted: 92.8, earned: 69, kind: .date)
 
     /// Print or hand, from Tesseract's readings of the sheet's numbers: print reads confidently almost
     /// everywhere, handwriting does not. Fields Tesseract saw as empty do not count.
