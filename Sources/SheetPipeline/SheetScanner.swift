@@ -233,8 +233,9 @@ public final class SheetScanner {
     /// Stage "judge": the numbers the rules tie together weighed by the one model of doubt, and every field
     /// flagged by the one line (`SheetJudge`).
     private func judge(_ read: Read) -> SheetJudgement {
-        var judge = SheetJudge(template: read.template, policy: .standard.withReviewLine(options.minConfidence), today: options.today)
-        judge.slip = options.ruleSlip
+        var policy = JudgingPolicy.standard.withReviewLine(options.minConfidence)
+        if let slip = options.ruleSlip { policy.sums.slip = slip }
+        var judge = SheetJudge(template: read.template, policy: policy, today: options.today)
         judge.calibration = calibration
         judge.names = names
         judge.games = options.gameDates

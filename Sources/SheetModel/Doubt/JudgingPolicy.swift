@@ -32,6 +32,11 @@ public struct JudgingPolicy: Sendable {
     /// doubtful digits took seconds at the scan's.
     public var reviewSearchBudget = 2_000
 
+    /// The numbers of the one model of doubt over a sheet's sums (`SheetPosterior`).
+    public var sums = Sums()
+    /// The numbers of the prior over a handwritten date's days (`SeasonPrior`).
+    public var season = Season()
+
     public init() {}
 
     /// This policy with another review line (a scan's `--min-confidence`, a stored sheet's own line).
@@ -43,6 +48,53 @@ public struct JudgingPolicy: Sendable {
 
     /// The policy scan and eval judge with unless told otherwise.
     public static let standard = JudgingPolicy()
+}
+
+extension JudgingPolicy {
+    /// The numbers `SheetPosterior` weighs a sheet's sums with (its documentation gives the model).
+    public struct Sums: Sendable {
+        /// The chance the paper breaks a rule: 1 sum in 200 (`statsheet eval --rule-slip` fits it by the Brier
+        /// score on sets with stat keepers' slips).
+        public var slip = 0.005
+        /// The least probability a reader leaves to values it did not list: a reader is sometimes sure of a
+        /// misread. The same floor holds for a date's days (`SeasonPrior`) and a date's characters (`DateInk`).
+        public var silentMisread = 0.002
+        /// The factor a reader's listed probabilities (summing to `listed`) are scaled by so that they leave at
+        /// least `silentMisread` to values it did not list: for counts (`SheetPosterior`) and dates
+        /// (`SeasonPrior`) alike.
+        public func scaleLeavingMisreads(listed: Double) -> Double {
+            listed > 1 - silentMisread ? (1 - silentMisread) / listed : 1
+        }
+        /// The share of the unlisted mass a value one misread from the value read gets.
+        public var nearShare = 0.1
+        /// The share any other unlisted value gets.
+        public var farShare = 0.001
+        /// Assignments visited likeliest first per group, and the likeliest broken ones mended by one unlisted
+        /// value each. A box score's group holds some ninety numbers whose sums each read a dozen: there each
+        /// visit costs ten times more, and `largeGroup` of each keep a sheet near its time before the model.
+        public var budget = 2_000
+        public var mended = 40
+        public var largeGroup = (numbers: 40, budget: 1_000, mended: 20)
+        /// Assignments less probable than this times the likeliest are not visited: even with every rule
+        /// holding they would weigh less than a reading breaking two rules.
+        public var floor = 1e-7
+
+        public init() {}
+    }
+
+    /// The numbers of `SeasonPrior` (its documentation gives the model and why each is what it is).
+    public struct Season: Sendable {
+        /// Years before the day of the scan that any sheet's date may lie in alike.
+        public var yearsBack = 2
+        /// Days a season's span is widened by at each end.
+        public var widening = 21
+        /// How likely, per day, a date older than `yearsBack` is against one within.
+        public var olderWeight = 2e-4
+        /// How likely a second game the same day in the same context is.
+        public var sameDay = 0.05
+
+        public init() {}
+    }
 }
 
 /// The standard review line (`JudgingPolicy.reviewLine`), by the name the CLI's options and the report use.

@@ -105,7 +105,7 @@ extension SheetJudge {
         let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
         let ticked = boxes.filter { $0.reading.value == .boolean(true) }
         let context = ticked.count == 1 && boxes.allSatisfy({ $0.reading.confidence >= policy.reviewLine }) ? ticked[0].value : nil
-        let prior = games.prior(today: today, athlete: athlete.flatMap { $0.isEmpty ? nil : $0 })
+        let prior = games.prior(today: today, athlete: athlete.flatMap { $0.isEmpty ? nil : $0 }, policy: policy)
         var weighed = readings
         for id in dates {
             guard let i = index[id], template.fields[i].kind == .date else { continue }

@@ -33,8 +33,6 @@ public struct SheetJudge {
     /// The day the sheet is judged on: a date after it breaks a not-future rule, and a handwritten date long
     /// before it is unlikely (`SeasonPrior`).
     public let today: Date
-    /// The chance the paper itself breaks a rule, in place of the model's (`SheetPosterior.slip`); nil keeps it.
-    public var slip: Double?
     /// What each reader's confidence is worth for fields no rule weighs (`.identity` keeps the readers' own).
     public var calibration = ReaderCalibration.identity
     /// The club's names: handwritten names, and a box score's players, are weighed against them. Nil: none
@@ -67,9 +65,8 @@ public struct SheetJudge {
     ///   - settled: fields a person set; their values are certain and not searched.
     ///   - budget: the search's budget in place of the model's (review's person is waiting).
     public func judge(_ readings: [(id: String, reading: FieldReading)], settled: Set<String> = [], budget: Int? = nil) -> SheetJudgement {
-        var posterior = SheetPosterior(search: SuggestionSearch(template: template, rules: rules, today: today))
-        if let slip { posterior.slip = slip }
-        if let budget { posterior.budget = budget }
+        var posterior = SheetPosterior(search: SuggestionSearch(template: template, rules: rules, today: today), sums: policy.sums)
+        if let budget { posterior.sums.budget = budget }
         let weighed = posterior.weigh(readings, settled: settled)
         let inkFailures = failures(Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) }))
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))

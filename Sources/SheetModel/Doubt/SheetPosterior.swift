@@ -22,26 +22,20 @@ import Foundation
 /// under which every rule holds.
 public struct SheetPosterior {
     public let search: SuggestionSearch
-    /// The chance the paper breaks a rule: 1 sum in 200.
-    public var slip = 0.005
-    /// The least probability a reader leaves to values it did not list.
-    public var silentMisread = 0.002
-    /// The share of the unlisted mass a value one misread from the value read gets.
-    public var nearShare = 0.1
-    /// The share any other unlisted value gets.
-    public var farShare = 0.001
-    /// Assignments visited likeliest first per group, and the likeliest broken ones mended by one unlisted
-    /// value each. A box score's group holds some ninety numbers whose sums each read a dozen: there each
-    /// visit costs ten times more, and `largeGroup` of each keep a sheet near its time before the model.
-    public var budget = 2_000
-    public var mended = 40
-    public var largeGroup = (numbers: 40, budget: 1_000, mended: 20)
-    /// Assignments less probable than this times the likeliest are not visited: even with every rule
-    /// holding they would weigh less than a reading breaking two rules.
-    public var floor = 1e-7
+    /// The model's numbers, documented where they are set (`JudgingPolicy.Sums`).
+    public var sums: JudgingPolicy.Sums
+    public var slip: Double { sums.slip }
+    var silentMisread: Double { sums.silentMisread }
+    var nearShare: Double { sums.nearShare }
+    var farShare: Double { sums.farShare }
+    var budget: Int { sums.budget }
+    var mended: Int { sums.mended }
+    var largeGroup: (numbers: Int, budget: Int, mended: Int) { sums.largeGroup }
+    var floor: Double { sums.floor }
 
-    public init(search: SuggestionSearch) {
+    public init(search: SuggestionSearch, sums: JudgingPolicy.Sums = JudgingPolicy.standard.sums) {
         self.search = search
+        self.sums = sums
     }
 
     /// The readings weighed under the rules, and the suggestion.
@@ -134,7 +128,7 @@ public struct SheetPosterior {
             options.append(Alternative(value: reading.value, probability: own))
         }
         let listed = options.reduce(0) { $0 + $1.probability }
-        let scale = listed > 1 - silentMisread ? (1 - silentMisread) / listed : 1
+        let scale = sums.scaleLeavingMisreads(listed: listed)
         // Swift's sort is stable: equally probable values keep the reader's order.
         options = options.map { Alternative(value: $0.value, probability: max($0.probability * scale, 1e-9)) }
             .sorted { $0.probability > $1.probability }

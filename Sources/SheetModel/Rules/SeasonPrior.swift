@@ -29,18 +29,22 @@ public struct SeasonPrior: Sendable {
     /// game that day is no reason to doubt it).
     public var games: [GameDay]
     public var penalisesSameDay: Bool
-    public var yearsBack = 2
-    public var widening = 21
-    public var olderWeight = 2e-4
-    public var sameDay = 0.05
-    /// The least probability a reader leaves to dates it did not list: as `SheetPosterior.silentMisread`, a
-    /// reader is sometimes sure of a misread.
-    public var silentMisread = 0.002
+    /// The model's numbers, documented in `JudgingPolicy.Season`.
+    public var yearsBack: Int
+    public var widening: Int
+    public var olderWeight: Double
+    public var sameDay: Double
+    /// The least probability a reader leaves to dates it did not list (`JudgingPolicy.Sums.silentMisread`).
+    public var sums: JudgingPolicy.Sums
+    var silentMisread: Double { sums.silentMisread }
 
-    public init(today: Date, games: [GameDay] = [], penalisesSameDay: Bool = true) {
+    public init(today: Date, games: [GameDay] = [], penalisesSameDay: Bool = true, policy: JudgingPolicy = .standard) {
         self.today = today
         self.games = games
         self.penalisesSameDay = penalisesSameDay
+        yearsBack = policy.season.yearsBack; widening = policy.season.widening
+        olderWeight = policy.season.olderWeight; sameDay = policy.season.sameDay
+        sums = policy.sums
     }
 
     /// Where a day lies for this prior.
@@ -144,7 +148,7 @@ public struct SeasonPrior: Sendable {
     /// `silentMisread`), taken to weigh `largestWeight`. Values that are no date weigh nothing.
     public func weigh(_ values: [(value: FieldValue, probability: Double)], context: String?) -> [(value: FieldValue, probability: Double)] {
         let listed = values.reduce(0) { $0 + $1.probability }
-        let scale = listed > 1 - silentMisread ? (1 - silentMisread) / listed : 1
+        let scale = sums.scaleLeavingMisreads(listed: listed)
         let unlisted = max(0, 1 - listed * scale)
         let weighed: [(value: FieldValue, probability: Double)] = values.map { option in
             guard case .string(let iso) = option.value else { return (option.value, 0) }
@@ -278,10 +282,10 @@ public struct SeasonGames: Sendable, Equatable {
     /// season when the store holds games of theirs; otherwise the club's, every stored game together, where
     /// another game that day is no reason for doubt (a new athlete plays the club's season); with no games
     /// stored, the two years before the scan.
-    public func prior(today: Date, athlete: String?) -> SeasonPrior {
+    public func prior(today: Date, athlete: String?, policy: JudgingPolicy = .standard) -> SeasonPrior {
         if let athlete, let own = byAthlete[KnownName.normalized(athlete)], !own.isEmpty {
-            return SeasonPrior(today: today, games: own)
+            return SeasonPrior(today: today, games: own, policy: policy)
         }
-        return SeasonPrior(today: today, games: byAthlete.values.flatMap { $0 }, penalisesSameDay: false)
+        return SeasonPrior(today: today, games: byAthlete.values.flatMap { $0 }, penalisesSameDay: false, policy: policy)
     }
 }
