@@ -197,24 +197,10 @@ public final class ReviewSession {
     public func searchSuggestion() {
         guard suggestionPending, let review = state.review, let template = state.template else { return }
         suggestionPending = false
-        let readings = review.fields.map { field -> (id: String, reading: FieldReading) in
-            var reading = field.stored.reading
-            // Weighed, as when the sheet was read, from the ink's own reading, not what the rules made of it.
-            reading.value = reading.inkFirstChoice
-            reading.confidence = reading.confidenceAlone
-            reading.inkValue = nil
-            reading.inkConfidence = nil
-            // A person's value is certain: no alternatives, full confidence (nothing to repair).
-            if let correction = field.correction {
-                reading.value = correction.newValue
-                reading.alternatives = []
-                reading.confidence = 100
-            }
-            return (field.field, reading)
-        }
         let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard))
         state.suggestionNote = nil
-        let judged = judge.judge(readings, settled: Set(review.fields.filter { $0.correction != nil }.map(\.field)), budget: judge.policy.reviewSearchBudget)
+        let judged = judge.rejudge(review.fields.map { (id: $0.field, reading: $0.stored.reading) },
+                                   settled: Dictionary(uniqueKeysWithValues: review.fields.compactMap { f in f.correction.map { (f.field, $0.newValue) } }))
         switch judged.outcome {
         case .suggestion(let s) where !s.changes.isEmpty, .partial(let s, _) where !s.changes.isEmpty:
             state.suggestion = s

@@ -25,7 +25,7 @@ public struct SheetJudgement: Sendable {
 /// (`Flagging`). Scan judges a sheet as read, eval through scan, and review again after each change a person
 /// makes (their values settled), so a field is judged the same way wherever it is shown. Its numbers are
 /// in `JudgingPolicy`.
-public struct SheetJudge {
+public struct SheetJudge: Sendable {
     public let template: SheetTemplate
     /// The template's rules, parsed once per template version in the process (`RuleBook`).
     public let rules: ParsedRules
@@ -76,6 +76,35 @@ public struct SheetJudge {
             (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))
         }
         return SheetJudgement(fields: fields, inkFailures: inkFailures, stillFailing: stillFailing, outcome: weighed.outcome)
+    }
+
+    /// A stored sheet judged again after a person's changes (review): each field weighed, as when the sheet
+    /// was read, from its ink's own reading rather than what the rules made of it, and each value a person
+    /// set certain (no alternatives, nothing to repair). The search has the review's smaller budget.
+    /// - Parameter settled: field id → the value a person set.
+    public func rejudge(_ stored: [(id: String, reading: FieldReading)], settled: [String: FieldValue]) -> SheetJudgement {
+        let readings = stored.map { id, stored -> (id: String, reading: FieldReading) in
+            var reading = stored
+            reading.value = stored.inkFirstChoice
+            reading.confidence = stored.confidenceAlone
+            reading.inkValue = nil
+            reading.inkConfidence = nil
+            // Its flag, and the doubts the flag named, are judged again.
+            reading.flagged = false
+            reading.doubts.removeAll {
+                switch $0 {
+                case .inFailingRule, .underTheLine: true
+                default: false
+                }
+            }
+            if let value = settled[id] {
+                reading.value = value
+                reading.alternatives = []
+                reading.confidence = 100
+            }
+            return (id, reading)
+        }
+        return judge(readings, settled: Set(settled.keys), budget: policy.reviewSearchBudget)
     }
 
     /// The rules these values break, warnings included.
