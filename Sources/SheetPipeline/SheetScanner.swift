@@ -101,9 +101,16 @@ public final class SheetScanner {
         var clock = StageClock()
         var asRead: [(id: String, reading: FieldReading)] = []
         var digits = ScannedSheet.Digits()
-        var result = scan(source, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, digits: &digits, clock: &clock)
-        result.page = source.page
-        return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, digits: digits, stages: clock.stages)
+        do throws(SheetFailure) {
+            var result = try scan(source, contents: contents, cellImages: &images, writing: &writing, asRead: &asRead, digits: &digits, clock: &clock)
+            result.page = source.page
+            return ScannedSheet(result: result, cellImages: images, writing: writing, asRead: asRead, digits: digits, stages: clock.stages)
+        } catch {
+            var scanned = ScannedSheet(failure: error, file: source.path, page: source.page,
+                                       template: error.stage == .load ? nil : requested?.id, milliseconds: clock.elapsed)
+            scanned.stages = clock.stages
+            return scanned
+        }
     }
 
     /// The sheet in a file that is one image.
@@ -113,7 +120,7 @@ public final class SheetScanner {
 
     private func scan(_ source: SheetSource, contents: [UInt8]?, cellImages: inout [String: [UInt8]], writing: inout Writing?,
                       asRead: inout [(id: String, reading: FieldReading)], digits: inout ScannedSheet.Digits,
-                      clock: inout StageClock) -> SheetResult {
+                      clock: inout StageClock) throws(SheetFailure) -> SheetResult {
         let path = source.path
         let loaded: LoadedImage
         do throws(ImageLoadFailure) {
@@ -124,7 +131,7 @@ public final class SheetScanner {
             loaded = try options.loader.load(path, contents: bytes, page: source.page)
             clock.mark("load")
         } catch {
-            return .failed(file: path, page: source.page, error: error.error.message, milliseconds: clock.elapsed)
+            throw .load(error.error)
         }
         do {
             let aligned = try align(loaded, &clock)
@@ -146,10 +153,8 @@ public final class SheetScanner {
             result.milliseconds = clock.elapsed
             logger.debug("read \(path) in \(Int(result.milliseconds)) ms, status \(result.status.rawValue)")
             return result
-        } catch let error as AlignmentError {
-            return .failed(file: path, error: error.message, template: requested?.id, milliseconds: clock.elapsed)
         } catch {
-            return .failed(file: path, error: "\(error)", template: requested?.id, milliseconds: clock.elapsed)
+            throw SheetFailure(error)
         }
     }
 
@@ -283,11 +288,14 @@ public struct ScannedSheet: Sendable {
     }
     /// The time each stage took, in order (`bench sheets`).
     public var stages: [StageTime] = []
+    /// Why the sheet was not read; nil when it was.
+    public var failure: SheetFailure?
 }
 
 extension ScannedSheet {
-    /// A sheet that failed before it was read: its result alone.
-    public init(failed result: SheetResult) {
-        self.init(result: result, cellImages: [:])
+    /// A sheet that failed before it was read: why, and its result, whose `error` is the failure in words.
+    public init(failure: SheetFailure, file: String, page: Int? = nil, template: String? = nil, milliseconds: Double = 0) {
+        self.init(result: .failed(file: file, page: page, error: failure.message, template: template, milliseconds: milliseconds), cellImages: [:])
+        self.failure = failure
     }
 }

@@ -117,7 +117,7 @@ final class ScanBatch: @unchecked Sendable {
                 } catch {
                     queue.opened()
                     continuation.yield(.read(Unit(file: index, page: nil, pages: nil),
-                                             ScannedSheet(failed: .failed(file: file, error: error.error.message)),
+                                             ScannedSheet(failure: .load(error.error), file: file),
                                              sha256: sha256))
                     continue
                 }

@@ -34,6 +34,21 @@ import Testing
         #expect(wrong.isEmpty, "wrong: \(wrong.keys.sorted())")
     }
 
+    /// A sheet that is not read says why as a type, the stage that failed with its error, and its result
+    /// carries the same failure in words.
+    @Test func aFailureIsTypedFromTheStageThatFailed() throws {
+        let folder = try Fixtures.temporaryFolder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try Fixtures.write(Array("not a picture".utf8), to: folder + "/note.png")
+        try Fixtures.write(try Image.blank(width: 1275, height: 1650).encoded(as: .png), to: folder + "/blank.png")
+        let scanner = try SheetScanner(library: try Fixtures.library())
+        let note = scanner.scanSheet(folder + "/note.png"), blank = scanner.scanSheet(folder + "/blank.png")
+        #expect(note.failure?.stage == .load)
+        #expect(blank.failure == .alignment(.noMarkers))
+        #expect(blank.result.error == blank.failure?.message)
+        #expect(scanner.scanSheet(Fixtures.testImages.appendingPathComponent("lacrosse-goalie/printed/sheet-001.jpg").path).failure == nil)
+    }
+
     @Test func blankPageIsRefused() throws {
         let result = try Self.scan(try Image.blank(width: 1275, height: 1650))
         #expect(result.status == .failed)

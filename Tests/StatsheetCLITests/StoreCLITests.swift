@@ -88,6 +88,8 @@ import Testing
         let first = try CLITests.run(["scan", "--db", db, folder.path])
         #expect(first.status == 1)
         #expect(first.stdout.contains("3 sheets: 3 read"), "\(first.stdout)")
+        // The summary counts the failures by the stage that failed, from their type, not their words.
+        #expect(first.stdout.contains("failed: 1 could not be loaded\n"), "\(first.stdout)")
         #expect(first.stdout.contains("stored in \(db): 2 new sheets"), "\(first.stdout)")
         var failed = try CLITests.run(["sheets", "--db", db, "--status", "failed"])
         #expect(failed.stdout.contains("sheet-999.png: FAILED — not an image"), "\(failed.stdout)")

@@ -177,7 +177,7 @@ struct Scan: AsyncParsableCommand {
                 waiting[unit] = { output.showAlreadyStored(source: source, sha256: sha, state: state) }
             case .read(let unit, let scanned, let sha):
                 let result = scanned.result
-                summary.count(result.status)
+                summary.count(scanned)
                 if let sheetStore {
                     do {
                         let key = try await storeResult(scanned, sha256: sha, library: library, store: sheetStore, policy: policy,

@@ -122,12 +122,25 @@ struct ScanSummary {
     /// Already stored and read again (--reread).
     var replaced = 0
 
-    mutating func count(_ status: SheetStatus) {
-        switch status {
+    /// The failed sheets by the stage that failed.
+    var failedAt: [SheetFailure.Stage: Int] = [:]
+
+    mutating func count(_ scanned: ScannedSheet) {
+        switch scanned.result.status {
         case .clean: clean += 1
         case .needsReview: review += 1
-        case .failed: failed += 1
+        case .failed:
+            failed += 1
+            failedAt[scanned.failure?.stage ?? .reading, default: 0] += 1
         }
+    }
+
+    /// "failed: 2 could not be loaded, 1 could not be aligned"
+    static func failedText(_ failedAt: [SheetFailure.Stage: Int]) -> String {
+        let words: [SheetFailure.Stage: String] = [.load: "could not be loaded", .alignment: "could not be aligned",
+                                                   .reading: "failed while being read"]
+        return "failed: " + SheetFailure.Stage.allCases.compactMap { stage in failedAt[stage].map { "\($0) \(words[stage]!)" } }
+            .joined(separator: ", ")
     }
 
     /// "2 files skipped as not images by their extension: 1 .pdf, 1 .txt"
@@ -148,6 +161,7 @@ struct ScanSummary {
         var lines = [String(format: "%@: %d read (%d clean, %d need review, %d failed), %d already in the store — %.1f s, %.1f sheets/s with %d job%@",
                             counted, read, clean, review, failed, alreadyStored + raced, seconds,
                             seconds > 0 ? Double(read) / seconds : 0, jobs, jobs == 1 ? "" : "s")]
+        if !failedAt.isEmpty { lines.append(Self.failedText(failedAt)) }
         if !skipped.isEmpty { lines.append(Self.skippedText(skipped)) }
         if let store {
             lines.append("stored in \(store): \(stored) new sheet\(stored == 1 ? "" : "s"), "
