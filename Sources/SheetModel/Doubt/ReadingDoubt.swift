@@ -79,27 +79,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     }
 
     /// The most probability the reader gives the value it read under this doubt; nil when the doubt says
-    /// nothing of the value's meaning (the network's probabilities already say which digit it is).
-    /// Measured on hand-filled sheets when each doubt was found (docs/decisions.md, "Reading handwriting").
-    public var readAtMost: Double? {
-        switch self {
-        case .unreadableMark, .outsideRange, .rangeChose: 0.4
-        case .digitsInMarkedBoxes: 0.25
-        case .smallMark, .lineAndBoxesDisagree, .handwritingReaderAlone, .readersDisagree, .unlikelyCharacters: 0.5
-        // A mark as wide as two digits is one digit at most 3 times in 5 (jersey numbers: "32" written touching
-        // read 3 at 98); on a count its sum tells them apart (`SheetPosterior`).
-        case .struckOutCorrection, .faintMarksInEmptyField, .wideMark: 0.6
-        case .notADate, .noDigits, .noTextRead, .notANumber: 0.2
-        // Nothing read in a misplaced cell is evidence of the number written: a box edge read as a leading 1
-        // came at 99.7 (a bowed sheet aligned by its markers alone).
-        case .boxMisplaced: 0.1
-        // A date's days are weighed by `SeasonPrior`, not capped: these say why it weighed a date little.
-        case .outsideGameDates, .windowChose: nil
-        case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
-        // The name model's posterior is the confidence.
-        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
-        }
-    }
+    /// nothing of the value's meaning (`JudgingPolicy.readAtMost`, where the numbers are).
+    public var readAtMost: Double? { JudgingPolicy.standard.readAtMost(self) }
 
     /// True for a doubt that sends the reading to a person however well the sheet's rules agree with it: a
     /// number struck out and written again, or a mark crossed out among its digits, is where a misread
