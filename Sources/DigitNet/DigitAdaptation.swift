@@ -23,26 +23,44 @@ public struct DigitAdaptation: Sendable {
     public var neighbours = 8
     /// How fast a neighbour's vote fades with distance: at 20, a neighbour at cosine 0.9 counts 0.14 of one at 1.
     public var sharpness: Float = 20
-    /// The largest share of the probabilities one neighbour may decide (at cosine 1; less as it lies further).
-    public var labelShare = 0.5
+    /// The largest share of the probabilities one neighbour a person labelled may decide (at cosine 1; less as
+    /// it lies further).
+    public var labelShare = DigitAdaptation.personShare
+    public static let personShare = 0.5
+    /// The same for a neighbour labelled by a balanced sheet, not a person (`DigitExample.Source.balancedSheet`):
+    /// its sums vouched for it, and a sheet can balance with two misreads that cancel. Half a person's say:
+    /// on `Tools/stream-figure.sh`'s two USPS seasons a person's full say took one flag more off sheets 41–60
+    /// (5.4% → 5.0% against 5.2%), not worth a label no one checked.
+    public static let balancedShare = 0.25
 
     /// The examples' embeddings scaled to unit length, row after row.
     let matrix: [Float]
     let labels: [Int]
+    /// Each example's largest say, relative to `labelShare` (1 for a person's label).
+    let says: [Double]
     let width: Int
 
-    /// Digits 0–9 with their embeddings (all of one network's width; others are left out), most recent first.
+    /// Digits 0–9 a person labelled, with their embeddings (all of one network's width; others are left out),
+    /// most recent first.
     public init(examples: [(digit: Int, embedding: [Float])], width: Int) {
-        var matrix: [Float] = [], labels: [Int] = []
+        self.init(labelled: examples.map { ($0.digit, $0.embedding, 1) }, width: width)
+    }
+
+    /// Digits 0–9 with their embeddings and each one's say relative to a person's label (1; a balanced sheet's
+    /// `balancedShare / labelShare`), in the order kept.
+    public init(labelled examples: [(digit: Int, embedding: [Float], say: Double)], width: Int) {
+        var matrix: [Float] = [], labels: [Int] = [], says: [Double] = []
         for example in examples where example.embedding.count == width && (0...9).contains(example.digit) {
             guard labels.count < Self.capacity else { break }
             let norm = sqrt(example.embedding.reduce(0) { $0 + $1 * $1 })
             guard norm > 0 else { continue }
             matrix += example.embedding.map { $0 / norm }
             labels.append(example.digit)
+            says.append(example.say)
         }
         self.matrix = matrix
         self.labels = labels
+        self.says = says
         self.width = width
     }
 
@@ -67,18 +85,19 @@ public struct DigitAdaptation: Sendable {
             }
         }
         // The k most similar, by a partial selection (k is small).
-        var nearest: [(similarity: Float, label: Int)] = []
+        var nearest: [(similarity: Float, label: Int, say: Double)] = []
         for (i, s) in similarity.enumerated() where nearest.count < neighbours || s > nearest[nearest.count - 1].similarity {
             let at = nearest.firstIndex { $0.similarity < s } ?? nearest.count
-            nearest.insert((similarity: s, label: labels[i]), at: at)
+            nearest.insert((similarity: s, label: labels[i], say: says[i]), at: at)
             if nearest.count > neighbours { nearest.removeLast() }
         }
         var total = 0.0, kept = 1.0
         for n in nearest {
+            // A label's vote and its say are both in proportion to how much its labeller's word is worth.
             let w = Double(expf(sharpness * (n.similarity - 1)))
-            votes[n.label] += w
-            total += w
-            kept *= 1 - labelShare * min(1, w)
+            votes[n.label] += w * n.say
+            total += w * n.say
+            kept *= 1 - labelShare * n.say * min(1, w)
         }
         guard total > 0 else { return (votes, 0, 0) }
         return (votes.map { $0 / total }, total, 1 - kept)

@@ -81,7 +81,10 @@ public final class SheetScanner {
         let handwritten = HandwrittenDigitReader(network: network)
         let examples = options.digitExamples.filter { $0.network == network.identity }
         if !examples.isEmpty {
-            handwritten.adaptation = DigitAdaptation(examples: examples.map { (digit: $0.digit, embedding: $0.embedding) }, width: network.embeddingWidth)
+            // A balanced sheet's label is worth `balancedShare` where a person's is worth `personShare`.
+            let balancedSay = DigitAdaptation.balancedShare / DigitAdaptation.personShare
+            handwritten.adaptation = DigitAdaptation(labelled: examples.map { (digit: $0.digit, embedding: $0.embedding, say: $0.source == .person ? 1 : balancedSay) },
+                                                     width: network.embeddingWidth)
         }
         let reader = SheetFieldReader(printed: PrintedFieldReader(engine: try TesseractEngine()),
                                       handwritten: handwritten, writing: options.writing)

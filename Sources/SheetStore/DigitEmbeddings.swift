@@ -54,6 +54,20 @@ extension StoreSQL {
                           AND later.undone_at IS NULL AND later.id > c.id)
         ORDER BY c.id DESC
         """
+
+    /// Each count read sure (`DigitExample.balancedSheetBar` and up, the parameter) and shown as its ink read it, on a
+    /// sheet whose ink breaks no rule and on which no count is flagged, that no person has corrected or
+    /// confirmed: its sums vouch for it. Most recently stored first.
+    static let balancedDigits = """
+        SELECT e.network, e.digits, e.embeddings, r.kind, r.value AS new_value
+        FROM digit_embeddings e
+        JOIN sheets s ON s.id = e.sheet_id
+        JOIN field_readings r ON r.sheet_id = e.sheet_id AND r.field = e.field
+        WHERE s.rule_failures = '[]' AND r.kind = 'count' AND r.flagged = 0 AND r.ink_value IS NULL AND r.confidence >= ?
+          AND NOT EXISTS (SELECT 1 FROM field_readings f WHERE f.sheet_id = e.sheet_id AND f.kind = 'count' AND f.flagged <> 0)
+          AND NOT EXISTS (SELECT 1 FROM corrections c WHERE c.sheet_id = e.sheet_id AND c.field = e.field AND c.undone_at IS NULL)
+        ORDER BY e.sheet_id DESC, e.field
+        """
 }
 
 extension StoreRows {
@@ -62,14 +76,14 @@ extension StoreRows {
         return StoredDigitEmbeddings(field: row.text("field"), network: row.text("network"), embeddings: embeddings)
     }
 
-    /// A `labelledDigits` row's characters, each with the digit the person's value gives it; none when the value
+    /// A `labelledDigits` (or `balancedDigits`) row's characters, each with the digit its value gives it; none when the value
     /// has another number of digits than were read (a mark read as a digit, two digits read as one).
-    static func digitExamples(_ row: SQLRow) -> [DigitExample] {
+    static func digitExamples(_ row: SQLRow, source: DigitExample.Source) -> [DigitExample] {
         guard let kind = FieldKind(rawValue: row.text("kind")), let value: FieldValue = JSON.decode(row.string("new_value")),
               let digits = DigitExample.writtenDigits(of: value, kind: kind),
               let data = row.data("embeddings"), let embeddings = StoredDigitEmbeddings.embeddings(data, digits: row.int("digits") ?? 0),
               embeddings.count == digits.count else { return [] }
         let network = row.text("network")
-        return zip(digits, embeddings).map { DigitExample(digit: $0, embedding: $1, network: network) }
+        return zip(digits, embeddings).map { DigitExample(digit: $0, embedding: $1, network: network, source: source) }
     }
 }

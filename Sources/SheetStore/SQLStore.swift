@@ -163,7 +163,11 @@ extension SQLStore {
     // MARK: Digit examples
 
     public func digitExamples() async throws -> [DigitExample] {
-        try await read { session in try await session.rows(StoreSQL.labelledDigits).flatMap(StoreRows.digitExamples) }
+        try await read { session in
+            // A person's labels first: they are kept first when the examples are more than the reader keeps.
+            try await session.rows(StoreSQL.labelledDigits).flatMap { StoreRows.digitExamples($0, source: .person) }
+                + session.rows(StoreSQL.balancedDigits, [.double(DigitExample.balancedSheetBar)]).flatMap { StoreRows.digitExamples($0, source: .balancedSheet) }
+        }
     }
 
     public func seasonGames() async throws -> SeasonGames {

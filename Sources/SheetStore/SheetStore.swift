@@ -100,7 +100,8 @@ public protocol SheetStore: Sendable {
     // sheet (`NewSheet.digitEmbeddings`); a person's live correction or confirmation of the number labels them.
 
     /// Every labelled digit: the characters of each number whose latest live correction gives as many digits
-    /// as were read (`DigitExample.writtenDigits`), most recently corrected first.
+    /// as were read (`DigitExample.writtenDigits`), most recently corrected first; then those of each count a
+    /// balanced sheet vouches for (`StoreSQL.balancedDigits`), most recently stored first.
     func digitExamples() async throws -> [DigitExample]
 
     /// The day and context of every approved game log that names its athlete (a box score's team) and date,

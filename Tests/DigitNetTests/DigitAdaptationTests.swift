@@ -61,6 +61,20 @@ import Testing
         #expect(adjusted[5] > 0.5 && adjusted[8] < 0.3, "\(adjusted)")
     }
 
+    @Test func aBalancedSheetsLabelHasLessSayThanAPersons() {
+        // The same ink labelled 5 by a person, or by a balanced sheet's sums: the sheet's label moves a sure 3 less,
+        // at most its own share, and a person's label beside it still counts in full.
+        let p = Self.probabilities(3, 0.98, other: 5)
+        let say = DigitAdaptation.balancedShare / DigitAdaptation.personShare
+        let person = DigitAdaptation(labelled: [(digit: 5, embedding: Self.embedding(2), say: 1)], width: 8)
+        let sheet = DigitAdaptation(labelled: [(digit: 5, embedding: Self.embedding(2), say: say)], width: 8)
+        let ink = Self.embedding(2, by: 0.12)
+        #expect(sheet.adjust(p, embedding: ink)[5] < person.adjust(p, embedding: ink)[5])
+        #expect(sheet.adjust(p, embedding: ink)[5] <= DigitAdaptation.balancedShare + 0.02 + 1e-9)
+        let both = DigitAdaptation(labelled: [(digit: 5, embedding: Self.embedding(2), say: say), (digit: 5, embedding: Self.embedding(2), say: 1)], width: 8)
+        #expect(both.adjust(p, embedding: ink)[5] > person.adjust(p, embedding: ink)[5])
+    }
+
     @Test func fewOrDistantNeighboursWeighLittle() {
         let one = DigitAdaptation(examples: [(digit: 8, embedding: Self.embedding(4))], width: 8)
         let many = DigitAdaptation(examples: (0..<8).map { _ in (digit: 8, embedding: Self.embedding(4)) }, width: 8)

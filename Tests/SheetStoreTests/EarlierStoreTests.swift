@@ -168,7 +168,9 @@ import Testing
         let sheets = try await store.sheets(status: nil)
         #expect(sheets.allSatisfy { $0.page == nil } && sheets.map(\.source.description) == sheets.map(\.path))
         #expect(try await store.failures().map(\.page) == [nil])
-        #expect(try await store.digitExamples().map(\.digit) == [9], "the confirmed 9 still labels its digit")
+        let examples = try await store.digitExamples()
+        #expect(examples.filter { $0.source == .person }.map(\.digit) == [9], "the confirmed 9 still labels its digit")
+        #expect(examples.first?.source == .person, "a person's labels come before a balanced sheet's")
         // The waiting sheet is reviewed and approved as any: its game log joins the view, at no page.
         let waiting = try #require(try await store.reviewQueue().first)
         let review = try await store.sheetReview(sheetID: waiting.id)

@@ -43,6 +43,7 @@ enum StoreConformance {
         Case(name: "known names: a copied approved sheet teaches its names", run: knownNamesOfACopiedSheet),
         Case(name: "digit examples: a live correction or confirmation labels a number's digits when their count matches", run: digitExamplesLabelled),
         Case(name: "digit examples: a re-read replaces a sheet's embeddings; a copied sheet carries them", run: digitExamplesRereadAndCopied),
+        Case(name: "digit examples: a balanced sheet's sure counts label their digits; five sheets with a slip teach nothing", run: digitExamplesFromBalancedSheets),
         Case(name: "seasons: each approved game's day and context by athlete, none waiting", run: seasonGames),
         Case(name: "pages: two pages of one file are two sheets, each stored once; a one-image file is neither", run: pagesAreSheets),
         Case(name: "pages: failures are kept by path and page; a page read clears its own and its whole file's", run: pageFailures),
@@ -733,6 +734,41 @@ enum StoreConformance {
         let examples = try await store.digitExamples()
         #expect(examples.filter { $0.network == "n2" }.map(\.embedding) == embeddings(5, count: 2), "the re-read's embeddings, labelled by the kept correction")
         #expect(examples.filter { $0.network == "n1" }.count == 2, "only the copy's are left of the first reading")
+    }
+
+    static func digitExamplesFromBalancedSheets(_ store: any SheetStore) async throws {
+        /// The sheet with every number read at 99.5 (the helper's 95 is under the bar).
+        func sure(_ new: NewSheet) -> NewSheet {
+            var sure = new
+            sure.result.fields = new.result.fields.map { field in
+                var reading = field.reading
+                if reading.confidence == 95 { reading.confidence = 99.5 }
+                return (id: field.id, reading: reading)
+            }
+            return sure
+        }
+        // A keeper's slip in a total breaks a rule: however sure its numbers, such a sheet teaches nothing.
+        for i in 0..<5 {
+            var slip = sure(sheet(hash: "e\(i)", date: "2026-05-1\(i)", status: .needsReview))
+            slip.digitEmbeddings = [StoredDigitEmbeddings(field: "q1.shots", network: "n1", embeddings: embeddings(10 + i, count: 1))]
+            _ = try await store.record(slip, policy: ApprovalPolicy(), replace: false)
+        }
+        #expect(try await store.digitExamples().isEmpty, "five sheets whose rules fail teach nothing")
+        // A balanced sheet's sure counts label their digits with the values read, the sums vouching; its date,
+        // which no sum checks, and a count under the bar do not.
+        var balanced = sure(sheet(hash: "e9", date: "2026-05-20"))
+        let q3 = balanced.result.fields.firstIndex { $0.id == "q3.shots" }!
+        balanced.result.fields[q3].reading.confidence = 98
+        balanced.digitEmbeddings = [StoredDigitEmbeddings(field: "q1.shots", network: "n1", embeddings: embeddings(1, count: 1)),
+                                    StoredDigitEmbeddings(field: "q2.shots", network: "n1", embeddings: embeddings(2, count: 2)),
+                                    StoredDigitEmbeddings(field: "q3.shots", network: "n1", embeddings: embeddings(3, count: 2)),
+                                    StoredDigitEmbeddings(field: "date", network: "n1", embeddings: embeddings(4, count: 6))]
+        _ = try await store.record(balanced, policy: ApprovalPolicy(), replace: false)
+        #expect(try await store.digitExamples() == [
+            DigitExample(digit: 7, embedding: embeddings(1, count: 1)[0], network: "n1", source: .balancedSheet),
+            DigitExample(digit: 1, embedding: embeddings(2, count: 2)[0], network: "n1", source: .balancedSheet),
+            DigitExample(digit: 7, embedding: embeddings(2, count: 2)[1], network: "n1", source: .balancedSheet),
+        ])
     }
 
     // MARK: Pages (issue 57)

@@ -20,8 +20,9 @@ struct Scan: AsyncParsableCommand {
             its reason and the others are still read; the exit status is 1 when any file failed. When the store \
             itself fails (a server that goes away), the scan stops at once with what it stored kept; run it again \
             to finish. Handwritten numbers are read with what the store has learnt of its writers: every number a \
-            person corrected or confirmed in review labels its digits, and near labelled digits vote beside the \
-            network (--no-adapt reads without them); they never leave the store.
+            person corrected or confirmed in review labels its digits, as, with less say, does every count read \
+            sure on a sheet that balances; near labelled digits vote beside the network (--no-adapt reads \
+            without them); they never leave the store.
             """)
 
     @OptionGroup var templates: TemplateOptions
