@@ -24,15 +24,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 today=2026-11-23
-if [ -n "${STATSHEET:-}" ]; then
-    python="${PYTHON:-python3}"
-    statsheet="$STATSHEET"
-    mkdir -p "$out/blanks"
-    [ -f "$out/blanks/lacrosse-goalie.png" ] || "$statsheet" template render lacrosse-goalie --out "$out/blanks/lacrosse-goalie.png" --dpi 300 >/dev/null
-else
-    . Tools/sets-common.sh "$out"
-    statsheet=.build/release/statsheet
-fi
+. Tools/figure-common.sh "$out"
 
 season="$out/$writers-hands$hands-$hands_seed-$seed"
 if [ ! -f "$season/.complete" ]; then
