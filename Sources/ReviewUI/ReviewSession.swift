@@ -161,7 +161,7 @@ public final class ReviewSession {
             state.suggestionNote = "template \(review.sheet.templateID) v\(review.sheet.templateVersion) is not installed: rules as read at scan time"
             return
         }
-        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard))
+        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard), today: now())
         state.failures = judge.failures(review.values)
         state.suggestion = nil
         state.suggestionNote = nil
@@ -197,7 +197,7 @@ public final class ReviewSession {
     public func searchSuggestion() {
         guard suggestionPending, let review = state.review, let template = state.template else { return }
         suggestionPending = false
-        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard))
+        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard), today: now())
         state.suggestionNote = nil
         let judged = judge.rejudge(review.fields.map { (id: $0.field, reading: $0.stored.reading) },
                                    settled: Dictionary(uniqueKeysWithValues: review.fields.compactMap { f in f.correction.map { (f.field, $0.newValue) } }))

@@ -12,15 +12,19 @@ public struct DigitExample: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// A person corrected or confirmed its number.
         case person
-        /// Its number was read sure on a sheet whose rules all hold and on which no number is flagged: the
-        /// sums vouch for it, no person has looked.
+        /// Its number, a count, was read sure on a sheet whose ink breaks no rule and on which no count is
+        /// flagged: the sums vouch for it, no person has looked.
         case balancedSheet
     }
 
     /// The least confidence a number on a balanced sheet needs to label its digits: on two USPS-written seasons
     /// (`Tools/stream-figure.sh`, seeds 5950 and 5951, 3 and 6 recurring writers) every one of the 733 counts
-    /// so labelled by sheets 1–40 was right.
+    /// that labelled digits from sheets 1–40 was right.
     public static let balancedSheetBar = 99.0
+
+    /// The most balanced sheets' numbers a store reads out at once: the reader keeps no more examples than
+    /// this (`DigitAdaptation.capacity`), a person's first.
+    public static let mostKept = 2_048
 
     public init(digit: Int, embedding: [Float], network: String, source: Source = .person) {
         self.digit = digit; self.embedding = embedding; self.network = network; self.source = source

@@ -32,9 +32,10 @@ public struct ScanOptions: Sendable {
     /// The club's names (its roster, its opponents, the names of sheets approved before): handwritten names are
     /// read against those of their field's kind (`NameReadingModel`). Empty: names are read as written.
     public var knownNames: [KnownName] = []
-    /// Handwritten digits a person labelled in the store (`SheetStore.digitExamples`), most recent first: the
-    /// digit reader mixes their votes into the network's (`DigitAdaptation`). Empty reads with the network
-    /// alone; examples made by another network than the one reading are left out.
+    /// Handwritten digits the store has labelled (`SheetStore.digitExamples`: a person's first, then those its
+    /// balanced sheets vouch for, each most recent first): the digit reader mixes their votes into the
+    /// network's (`DigitAdaptation`). Empty reads with the network alone; examples made by another network
+    /// than the one reading are left out.
     public var digitExamples: [DigitExample] = []
 
     public init(minConfidence: Double = ReviewLine.standard, loader: ImageLoader = ImageLoader(), overlayFolder: String? = nil,
@@ -58,7 +59,8 @@ public final class SheetScanner {
     public let options: ScanOptions
     private let recognizer: any FieldRecognizer
     private let calibration: ReaderCalibration
-    /// The club's names, for a box score's players (name and number together); nil when none are known.
+    /// The club's names, which the judge weighs handwritten names and a box score's players against; nil when
+    /// none are known.
     private let names: NameReadingModel?
     private let detector = MarkerDetector()
     private let logger: Logger
@@ -171,7 +173,7 @@ public final class SheetScanner {
     /// Stage "align": the corner markers found and the sheet fitted to its template. Our own sheets are
     /// identified by their mark, never by fit. A sheet without readable markers is fitted by its printed
     /// lines to the templates of paper printed elsewhere (`LandmarkAligner`), when the library has some or one
-    /// is requested; when that fails too, the markers' error is kept where markers were found.
+    /// is requested; when that fails too, the refusal gives both reasons where markers were found.
     private func align(_ loaded: LoadedImage, _ clock: inout StageClock) throws -> Aligned {
         let gray = try loaded.image.grayBuffer()
         clock.mark("copy")

@@ -55,9 +55,10 @@ extension StoreSQL {
         ORDER BY c.id DESC
         """
 
-    /// Each count read sure (`DigitExample.balancedSheetBar` and up, the parameter) and shown as its ink read it, on a
-    /// sheet whose ink breaks no rule and on which no count is flagged, that no person has corrected or
-    /// confirmed: its sums vouch for it. Most recently stored first.
+    /// Each count read sure (`DigitExample.balancedSheetBar` and up, the first parameter) and shown as its ink
+    /// read it, on a sheet whose ink breaks no rule, on which no count is flagged and which no person rejected,
+    /// that no person has corrected or confirmed: its sums vouch for it. Most recently stored first, at most the
+    /// second parameter of them (`DigitExample.mostKept`).
     static let balancedDigits = """
         SELECT e.network, e.digits, e.embeddings, r.kind, r.value AS new_value
         FROM digit_embeddings e
@@ -66,7 +67,9 @@ extension StoreSQL {
         WHERE s.rule_failures = '[]' AND r.kind = 'count' AND r.flagged = 0 AND r.ink_value IS NULL AND r.confidence >= ?
           AND NOT EXISTS (SELECT 1 FROM field_readings f WHERE f.sheet_id = e.sheet_id AND f.kind = 'count' AND f.flagged <> 0)
           AND NOT EXISTS (SELECT 1 FROM corrections c WHERE c.sheet_id = e.sheet_id AND c.field = e.field AND c.undone_at IS NULL)
+          AND NOT EXISTS (SELECT 1 FROM review_decisions d WHERE d.sheet_id = e.sheet_id AND d.decision = 'rejected')
         ORDER BY e.sheet_id DESC, e.field
+        LIMIT ?
         """
 }
 

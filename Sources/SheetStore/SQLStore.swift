@@ -166,7 +166,8 @@ extension SQLStore {
         try await read { session in
             // A person's labels first: they are kept first when the examples are more than the reader keeps.
             try await session.rows(StoreSQL.labelledDigits).flatMap { StoreRows.digitExamples($0, source: .person) }
-                + session.rows(StoreSQL.balancedDigits, [.double(DigitExample.balancedSheetBar)]).flatMap { StoreRows.digitExamples($0, source: .balancedSheet) }
+                + session.rows(StoreSQL.balancedDigits, [.double(DigitExample.balancedSheetBar), .int(Int64(DigitExample.mostKept))])
+                    .flatMap { StoreRows.digitExamples($0, source: .balancedSheet) }
         }
     }
 

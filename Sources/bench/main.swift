@@ -12,7 +12,7 @@
 //   swift run -c release bench review-redraw                          review screen: keypress to finished screen
 //   swift run -c release bench sheets DIR... [--rounds N] [--writing auto|print|hand]
 //                                                      whole sheets: the median of each stage (read+hash, load,
-//                                                      markers, align, cells, read, weigh, check), wall and CPU
+//                                                      markers, align, cells, read, judge), wall and CPU
 // digits, suggest and corroborate print medians of 7 rounds; review-redraw the median of hundreds of keypresses.
 import DigitNet
 import Foundation

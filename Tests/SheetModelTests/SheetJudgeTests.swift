@@ -24,7 +24,10 @@ import Testing
     /// rules are judged with it; the other fields are weighed from their ink again.
     @Test func aPersonsValueIsSettledWhenTheSheetIsJudgedAgain() throws {
         let readings = SheetPosteriorTests.readings(["q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)])])
-        let scanned = Self.judge.judge(SheetEvidence(readings: readings.map(\.reading), writing: .hand)).fields
+        var scanned = Self.judge.judge(SheetEvidence(readings: readings.map(\.reading), writing: .hand)).fields
+        // A doubt only a person settles, on the ink: the person's value settles it.
+        let shotsIndex = try #require(scanned.firstIndex { $0.id == "q2.shots" })
+        scanned[shotsIndex].reading.doubts.append(.unreadableMark)
         let again = Self.judge.rejudge(scanned, settled: ["q2.shots": .integer(10)])
         let shots = try #require(again.fields.first { $0.id == "q2.shots" }?.reading)
         #expect(shots.value == .integer(10) && shots.confidence == 100 && !shots.flagged, "\(shots)")

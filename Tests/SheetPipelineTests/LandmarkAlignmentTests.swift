@@ -265,5 +265,9 @@ import Testing
         let error = AlignmentError.neitherMarkersNorLines(markers: .markersMissing(found: 3), lines: .pageNotExplained(fields: ["q1.clears"]))
         #expect(error.message.hasPrefix(AlignmentError.markersMissing(found: 3).message))
         #expect(error.message.contains(AlignmentError.pageNotExplained(fields: ["q1.clears"]).message))
+        // The lines' refusal does not say "no alignment markers found" beside markers that were found.
+        let none = AlignmentError.neitherMarkersNorLines(markers: .markersMissing(found: 3),
+                                                         lines: .noFormFits(nearest: [FormFit(template: "club-tally", fit: 0.41)]))
+        #expect(!none.message.contains("no alignment markers") && none.message.contains("club-tally 41%"), "\(none.message)")
     }
 }

@@ -27,11 +27,6 @@ public struct JudgingPolicy: Sendable {
     /// and the calibration sets hold too few wrong dates to place a line (docs/decisions.md).
     public var dates = HandwritingDoubt(trusted: 92.8, earned: 69, kind: .date)
 
-    /// Combinations the suggestion search may try again after a person's change in review (the scan's
-    /// budget is `SheetPosterior.budget`): a person is waiting, and a hand-filled box score with many
-    /// doubtful digits took seconds at the scan's.
-    public var reviewSearchBudget = 2_000
-
     /// The numbers of the one model of doubt over a sheet's sums (`SheetPosterior`).
     public var sums = Sums()
     /// The numbers of the prior over a handwritten date's days (`SeasonPrior`).

@@ -79,7 +79,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     }
 
     /// The most probability the reader gives the value it read under this doubt; nil when the doubt says
-    /// nothing of the value's meaning (`JudgingPolicy.readAtMost`, where the numbers are).
+    /// nothing of the value's meaning. The readers cap with the standard policy's numbers
+    /// (`JudgingPolicy.readAtMost`, where they are set).
     public var readAtMost: Double? { JudgingPolicy.standard.readAtMost(self) }
 
     /// True for a doubt that sends the reading to a person however well the sheet's rules agree with it: a

@@ -27,6 +27,8 @@ extension SheetJudge {
     /// number together. Handwriting nothing checks is trusted only from the line such readings earned
     /// (`HandwritingDoubt`).
     public func weighedAlone(_ evidence: SheetEvidence) -> [(id: String, reading: FieldReading)] {
+        precondition(evidence.readings.count == template.fields.count,
+                     "\(evidence.readings.count) readings for \(template.fields.count) fields of \(template.id): a reader returns one per field")
         var readings = evidence.readings
         let hand = evidence.writing == .hand
         if hand {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// A sheet judged: each field's value, confidence, doubts and flag, the rules its ink breaks, and what the
 /// model of doubt made of them.
@@ -61,12 +60,9 @@ public struct SheetJudge: Sendable {
     }
 
     /// The readings judged: weighed together by the rules, then flagged.
-    /// - Parameters:
-    ///   - settled: fields a person set; their values are certain and not searched.
-    ///   - budget: the search's budget in place of the model's (review's person is waiting).
-    public func judge(_ readings: [(id: String, reading: FieldReading)], settled: Set<String> = [], budget: Int? = nil) -> SheetJudgement {
+    /// - Parameter settled: fields a person set; their values are certain and not searched.
+    public func judge(_ readings: [(id: String, reading: FieldReading)], settled: Set<String> = []) -> SheetJudgement {
         var posterior = SheetPosterior(search: SuggestionSearch(template: template, rules: rules, today: today), sums: policy.sums)
-        if let budget { posterior.sums.budget = budget }
         let weighed = posterior.weigh(readings, settled: settled)
         let inkFailures = failures(Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) }))
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))
@@ -80,7 +76,8 @@ public struct SheetJudge: Sendable {
 
     /// A stored sheet judged again after a person's changes (review): each field weighed, as when the sheet
     /// was read, from its ink's own reading rather than what the rules made of it, and each value a person
-    /// set certain (no alternatives, nothing to repair). The search has the review's smaller budget.
+    /// set certain (no alternatives, no doubt, nothing to repair). Its `inkFailures` are those of the values
+    /// judged, the person's among them.
     /// - Parameter settled: field id → the value a person set.
     public func rejudge(_ stored: [(id: String, reading: FieldReading)], settled: [String: FieldValue]) -> SheetJudgement {
         let readings = stored.map { id, stored -> (id: String, reading: FieldReading) in
@@ -98,13 +95,15 @@ public struct SheetJudge: Sendable {
                 }
             }
             if let value = settled[id] {
+                // What was doubted of the ink is settled by the person's word.
                 reading.value = value
                 reading.alternatives = []
                 reading.confidence = 100
+                reading.doubts = []
             }
             return (id, reading)
         }
-        return judge(readings, settled: Set(settled.keys), budget: policy.reviewSearchBudget)
+        return judge(readings, settled: Set(settled.keys))
     }
 
     /// The rules these values break, warnings included.
@@ -124,16 +123,18 @@ public struct SheetJudge: Sendable {
 /// Each template version's rules parsed once for the whole process: scan's workers and review share them.
 /// A template is known by its id and version, and kept with its rules so that another template under the
 /// same id and version (a draft being named, a test's variant) is parsed for itself, not given these.
-public final class RuleBook: Sendable {
+/// A lock rather than `Synchronization.Mutex`, which needs macOS 15 and the package supports 13.
+public final class RuleBook: @unchecked Sendable {
     public static let shared = RuleBook()
-    private let parsed = Mutex<[String: (template: SheetTemplate, rules: ParsedRules)]>([:])
+    private let lock = NSLock()
+    private var parsed: [String: (template: SheetTemplate, rules: ParsedRules)] = [:]
 
     public func rules(of template: SheetTemplate) -> ParsedRules {
         let key = "\(template.id)@\(template.version)"
-        if let kept = parsed.withLock({ $0[key] }), kept.template == template { return kept.rules }
+        if let kept = lock.withLock({ parsed[key] }), kept.template == template { return kept.rules }
         // Parsed outside the lock: two workers meeting a new template at once parse it twice, harmlessly.
         let rules = ParsedRules(template)
-        parsed.withLock { $0[key] = (template, rules) }
+        lock.withLock { parsed[key] = (template, rules) }
         return rules
     }
 }

@@ -68,6 +68,16 @@ public enum AlignmentError: Error, Equatable, Sendable {
         }
     }
 
+    /// A refusal by the forms' lines in words that say nothing of our markers (they are said beside it).
+    var asFormPrintedElsewhere: String {
+        switch self {
+        case .noFormFits(let nearest):
+            nearest.isEmpty ? "no template of a form printed elsewhere to fit"
+                : "none fits it well enough (nearest: \(Self.listed(nearest)))"
+        default: message
+        }
+    }
+
     /// Forms and their fit in words: `club-card 93%, league-tally 41%`.
     static func listed(_ fits: [FormFit]) -> String {
         fits.map { "\($0.template) \(Int(($0.fit * 100).rounded()))%" }.joined(separator: ", ")
@@ -98,7 +108,7 @@ public enum AlignmentError: Error, Equatable, Sendable {
         case .formsAlike(let nearest):
             "the sheet fits several forms printed elsewhere about as well (\(Self.listed(nearest))): name its template with --template"
         case .neitherMarkersNorLines(let markers, let lines):
-            "\(markers.message) Fitted by its printed lines as a form printed elsewhere, \(lines.message)"
+            "\(markers.message) Nor could it be read as a form printed elsewhere: \(lines.asFormPrintedElsewhere)"
         }
     }
 }

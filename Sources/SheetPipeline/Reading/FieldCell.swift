@@ -14,10 +14,6 @@ public struct FieldCell: Sendable {
     /// boxes is written again. Nil when the template leaves no room.
     public let beside: Beside?
 
-    /// The aligner found this field's printed box away from where its cell is cut (`AlignedSheet.misplacedFields`):
-    /// whatever is read in it may be a box line or a neighbour's ink.
-    public var boxMisplaced = false
-
     /// The space beside a field, cut like the field only when asked for: it is read only for a number
     /// struck out, and pictured only for review.
     public struct Beside: Sendable {
