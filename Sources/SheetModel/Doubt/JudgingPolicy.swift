@@ -31,6 +31,8 @@ public struct JudgingPolicy: Sendable {
     public var sums = Sums()
     /// The numbers of the prior over a handwritten date's days (`SeasonPrior`).
     public var season = Season()
+    /// The numbers the readers make a reading's confidence with, before the judge weighs it.
+    public var readers = Readers()
 
     public init() {}
 
@@ -114,6 +116,32 @@ extension JudgingPolicy {
         // The name model's posterior is the confidence.
         case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
         }
+    }
+}
+
+extension JudgingPolicy {
+    /// How sure the readers say a reading is, before the judge weighs it: the numbers they apply themselves.
+    public struct Readers: Sendable {
+        /// A printed digit's confidence is at most this plus its lead over Tesseract's runner-up: a dotted
+        /// zero read "9" scored 91 with "0" close behind; of 5,276 rightly read fields only 8 led by under 25,
+        /// and the one sure wrong reading led by 9, so leads under 25 fall under the review line.
+        public var printedLeadBase = 45.0
+        /// A handwritten digit string (a jersey number), which no sum checks, is as sure as its probability to
+        /// this power: only those read 0.89 sure or more pass the review line (`JudgingPolicy.digitStrings`
+        /// holds more under it); the calibration sets hold too few wrong ones to do better.
+        public var digitStringPower = 3.0
+        /// Handwritten boxes with no ink at all: an empty box the network was never asked about.
+        public var inkless = 97.0
+        /// Boxes holding only specks that are no digit, under `faintStrayShare` of the box's area (a speck or two
+        /// leaves little doubt that nothing was written), and more ink than that (some doubt).
+        public var faintStray = 85.0
+        public var stray = 60.0
+        public var faintStrayShare = 0.02
+        /// Print read by Tesseract and the network alike where the two differ: each value this share of the
+        /// probability, for the sums to choose between them.
+        public var readersDisagreeShare = 0.5
+
+        public init() {}
     }
 }
 

@@ -155,9 +155,8 @@ public final class HandwrittenDigitReader {
                            digitEmbeddings: correction.digitEmbeddings, dateInk: correction.dateInk, dateInkHeights: correction.dateInkHeights)
     }
 
-    /// The confidence of a field whose boxes held no ink at all, not even a speck: an empty box the network
-    /// was never asked about, so it has no alternatives.
-    static let inklessConfidence = 97.0
+    /// The confidence of a field whose boxes held no ink at all, not even a speck (`JudgingPolicy.Readers.inkless`).
+    static var inklessConfidence: Double { JudgingPolicy.standard.readers.inkless }
 
     /// The number written in the space beside a field whose boxes hold a struck-out mark, or nil when that
     /// space holds no clear number: nothing, or a mark that is no digit (such as the end of the strike).
@@ -189,7 +188,8 @@ public final class HandwrittenDigitReader {
         guard !segmentation.glyphs.isEmpty else {
             // A speck or two leaves little doubt that nothing was written; more ink than that, some.
             let strayInk = Double(segmentation.stray.reduce(0) { $0 + $1.area }) / Double(boxHeight * boxHeight)
-            let confidence = segmentation.stray.isEmpty ? Self.inklessConfidence : strayInk < 0.02 ? 85 : 60
+            let sure = JudgingPolicy.standard.readers
+            let confidence = segmentation.stray.isEmpty ? sure.inkless : strayInk < sure.faintStrayShare ? sure.faintStray : sure.stray
             return (FieldResult(reading: FieldReading(value: .empty, text: "", confidence: confidence, doubts: doubts), glyphHeights: []), 0, false)
         }
 
@@ -236,13 +236,13 @@ public final class HandwrittenDigitReader {
             return (FieldResult(reading: FieldReading(value: .empty, text: best, confidence: 0, doubts: doubts + [why]),
                                 glyphHeights: segmentation.glyphs.map(\.bounds.height)), unclear, struckHint)
         }
-        // No sum checks a digit string (a jersey number): its confidence is the cube of its probability, so
-        // that only those read with probability 0.89 or more pass the default threshold (and
-        // `JudgingPolicy.digitStrings` holds more under the line); the calibration sets hold too few
-        // wrong ones to do better. A date's is its ink's probability: the season weighs it next (`SeasonPrior`).
+        // No sum checks a digit string (a jersey number): it is surer only the surer its probability
+        // (`JudgingPolicy.Readers.digitStringPower`). A date's is its ink's probability: the season weighs it
+        // next (`SeasonPrior`).
         let probability = top.probability
+        let power = JudgingPolicy.standard.readers.digitStringPower
         var reading = FieldReading(value: top.value, text: candidates.first { !$0.digits.isEmpty }?.digits ?? best,
-                                   confidence: 100 * (field.kind == .digits ? pow(probability, 3) : probability), doubts: doubts)
+                                   confidence: 100 * (field.kind == .digits ? pow(probability, power) : probability), doubts: doubts)
         if unclear > 0 { reading.doubt(.unreadableMark) }
         // A mark as wide as two digits that the network liked better whole: two digits written touching
         // ("32" read 3 at 98) or one wide digit. On a count its sum tells them apart; on a jersey number,

@@ -299,15 +299,11 @@ public final class PrintedFieldReader: FieldRecognizer {
         return DigitRead(text: text, confidence: confidence, fitsBoxes: fits)
     }
 
-    /// A digit's confidence: Tesseract's own, but never more than its lead over the runner-up allows.
-    ///
-    /// Tesseract's score alone can be high for a wrong digit: a dotted zero read as "9" scored 91 with
-    /// "0" close behind. On 5,276 rightly read fields (eval of 240 generated sheets) only 8 had a lead
-    /// under 25 points, and the one confident wrong reading had a lead of 9: leads under 25 therefore
-    /// fall under the review threshold of 70.
+    /// A digit's confidence: Tesseract's own, but never more than its lead over the runner-up allows
+    /// (`JudgingPolicy.Readers.printedLeadBase`, with the measurement).
     static func confidence(_ symbol: RecognizedSymbol) -> Double {
         guard let margin = symbol.margin else { return symbol.confidence }
-        return min(symbol.confidence, 45 + margin)
+        return min(symbol.confidence, JudgingPolicy.standard.readers.printedLeadBase + margin)
     }
 
     /// Tesseract sometimes drops a lone digit or reads a "1" twice: when the line does not fit the boxes, or

@@ -153,8 +153,9 @@ public final class SheetFieldReader: FieldRecognizer {
                 // Print read by Tesseract, checked by the network, which reads print well too: where the
                 // two differ (a sheet judged printed that was not, a smudged digit) the field is doubted.
                 readings[i].doubt(.readersDisagree(handwriting: handReading.value))
-                readings[i].alternatives = [Alternative(value: readings[i].value, probability: 0.5),
-                                            Alternative(value: handReading.value, probability: 0.5)]
+                let share = JudgingPolicy.standard.readers.readersDisagreeShare
+                readings[i].alternatives = [Alternative(value: readings[i].value, probability: share),
+                                            Alternative(value: handReading.value, probability: share)]
             }
         }
         let characters = decided == .hand ? Dictionary(uniqueKeysWithValues: text.characters.map { (others[$0.key], $0.value) }) : [:]
