@@ -1808,6 +1808,9 @@ def hand_sheet(rng, index, args, template, blank, sx, sy, profile):
         # correction written beside a crossed-out number would land in the next field. Only fields with room
         # are crossed out. Our own templates are not printed elsewhere: their sheets stay as they were.
         counts = [fid for fid in counts if room_beside(fields[fid], template)]
+    if args.cross_out_only:
+        # To compare with a form printed elsewhere whose only room beside is one column: cross out only there.
+        counts = [fid for fid in counts if fid.endswith(args.cross_out_only)]
     # about one crossed-out field in four sheets
     crossed = str(rng.choice(counts)) if counts and rng.random() < 0.25 else None
     for fld in template["fields"]:
@@ -2038,6 +2041,9 @@ def main():
     ap.add_argument("--touching-pairs", type=float, default=0.0,
                     help="hand fill only: share of the numbers written across both boxes whose two digits are "
                          "written touching (default 0; recorded as cases.digits_touching)")
+    ap.add_argument("--cross-out-only", default=None, metavar="SUFFIX",
+                    help="hand fill only: cross out only fields whose id ends with SUFFIX (such as .clears), as on a "
+                         "club form with room beside one column only (default: any count)")
     ap.add_argument("--slip-rate", type=float, default=0.0,
                     help="chance that each total a sum checks is written 1 or 2 off (the stat keeper's slip; "
                          "default 0; recorded as cases.slips)")
