@@ -161,7 +161,7 @@ public final class ReviewSession {
             state.suggestionNote = "template \(review.sheet.templateID) v\(review.sheet.templateVersion) is not installed: rules as read at scan time"
             return
         }
-        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard), today: now())
+        let judge = judge(of: review, template: template)
         state.failures = judge.failures(review.values)
         state.suggestion = nil
         state.suggestionNote = nil
@@ -197,7 +197,7 @@ public final class ReviewSession {
     public func searchSuggestion() {
         guard suggestionPending, let review = state.review, let template = state.template else { return }
         suggestionPending = false
-        let judge = SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard), today: now())
+        let judge = judge(of: review, template: template)
         state.suggestionNote = nil
         let judged = judge.rejudge(review.fields.map { (id: $0.field, reading: $0.stored.reading) },
                                    settled: Dictionary(uniqueKeysWithValues: review.fields.compactMap { f in f.correction.map { (f.field, $0.newValue) } }))
@@ -208,6 +208,11 @@ public final class ReviewSession {
         case .inconsistent: state.suggestionNote = "no plausible alternatives satisfy the rules"
         default: state.suggestionNote = "none"
         }
+    }
+
+    /// The judge of the sheet under review: its template, the review line it was read with, today.
+    private func judge(of review: SheetReview, template: SheetTemplate) -> SheetJudge {
+        SheetJudge(template: template, policy: .standard.withReviewLine(review.sheet.reviewLine ?? ReviewLine.standard), today: now())
     }
 
     /// The note under a suggestion that mends only some broken rules (`SuggestionOutcome.partial`): the

@@ -75,21 +75,25 @@ extension SheetJudge {
     /// to confirm the new name once. What was read stays in `text`.
     public static func name(_ reading: FieldReading, _ posterior: NamePosterior, kind: NameKind, line: Double,
                             policy: JudgingPolicy = .standard) -> FieldReading {
-        if let winner = posterior.winner {
-            var named = FieldReading(value: .string(winner.name), text: reading.text, confidence: 100 * winner.probability,
-                                     doubts: reading.doubts)
-            if KnownName.normalized(reading.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: reading.text)) }
-            if named.confidence < line {
-                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-            }
-            return named
-        }
+        if let winner = posterior.winner { return named(winner, of: posterior, readAs: reading.text, line: line, doubts: reading.doubts) }
         var asRead = reading
         policy.names.apply(to: &asRead)
         asRead.confidence *= posterior.newName
         asRead.doubts.append(.unknownName(kind: kind, known: posterior.knownCount, nearest: posterior.known.first?.name,
                                           nearestProbability: posterior.known.first?.probability ?? 0))
         return asRead
+    }
+
+    /// The known name `winner` shown for a name read as `text`, as sure as its probability, keeping `doubts`;
+    /// doubted when it is not what was read, and under its `line`, with the runner-up named.
+    private static func named<Posterior: KnownOrNewPosterior>(_ winner: Posterior.Candidate, of posterior: Posterior, readAs text: String,
+                                                              line: Double, doubts: [ReadingDoubt] = []) -> FieldReading {
+        var named = FieldReading(value: .string(winner.name), text: text, confidence: 100 * winner.probability, doubts: doubts)
+        if KnownName.normalized(text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: text)) }
+        if named.confidence < line {
+            named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
+        }
+        return named
     }
 
     /// A handwritten date weighed by the season it lies in (`SeasonPrior`): its athlete's, when the athlete's
@@ -141,12 +145,7 @@ extension SheetJudge {
                 }
                 continue
             }
-            var named = FieldReading(value: .string(winner.name), text: asRead.text, confidence: 100 * winner.probability)
-            if KnownName.normalized(asRead.text) != KnownName.normalized(winner.name) { named.doubts.append(.readAsKnownName(read: asRead.text)) }
-            if named.confidence < line {
-                named.doubts.append(.nameUnderItsLine(line: line, runnerUp: posterior.runnerUp.name, runnerUpProbability: posterior.runnerUp.probability))
-            }
-            fields[n].reading = named
+            fields[n].reading = Self.named(winner, of: posterior, readAs: asRead.text, line: line)
             guard let number = winner.number else { continue }
             if fields[d].reading.value.writtenText == number {
                 // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.

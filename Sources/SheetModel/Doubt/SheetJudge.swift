@@ -47,9 +47,6 @@ public struct SheetJudge: Sendable {
         self.today = today
     }
 
-    /// The review line fields are flagged under.
-    public var line: Double { policy.reviewLine }
-
     /// The sheet judged from its evidence: each field weighed alone by what the club knows
     /// (`weighedAlone`), then all together by the rules.
     public func judge(_ evidence: SheetEvidence) -> SheetJudgement {
@@ -62,7 +59,7 @@ public struct SheetJudge: Sendable {
     /// The readings judged: weighed together by the rules, then flagged.
     /// - Parameter settled: fields a person set; their values are certain and not searched.
     public func judge(_ readings: [(id: String, reading: FieldReading)], settled: Set<String> = []) -> SheetJudgement {
-        var posterior = SheetPosterior(search: SuggestionSearch(template: template, rules: rules, today: today), sums: policy.sums)
+        let posterior = SheetPosterior(search: SuggestionSearch(template: template, rules: rules, today: today), sums: policy.sums)
         let weighed = posterior.weigh(readings, settled: settled)
         let inkFailures = failures(Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) }))
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))

@@ -112,7 +112,9 @@ struct PageFinder {
     }
 
     /// Otsu's threshold: the gray level that best splits the histogram into two classes (paper and
-    /// background, or paper and ink).
+    /// background, or paper and ink). Written here rather than through Leptonica: `otsuAbove` splits a
+    /// filtered list of pixels (the bright ones), which Leptonica's image thresholds do not take, and its
+    /// `numaSplitDistribution` would be a C round trip through a Numa for a 256-bin loop.
     static func otsu(_ buffer: GrayBuffer) -> Int {
         var histogram = [Double](repeating: 0, count: 256)
         for p in buffer.pixels { histogram[Int(p)] += 1 }

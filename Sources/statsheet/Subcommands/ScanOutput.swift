@@ -137,9 +137,14 @@ struct ScanSummary {
 
     /// "failed: 2 could not be loaded, 1 could not be aligned"
     static func failedText(_ failedAt: [SheetFailure.Stage: Int]) -> String {
-        let words: [SheetFailure.Stage: String] = [.load: "could not be loaded", .alignment: "could not be aligned",
-                                                   .reading: "failed while being read"]
-        return "failed: " + SheetFailure.Stage.allCases.compactMap { stage in failedAt[stage].map { "\($0) \(words[stage]!)" } }
+        func words(_ stage: SheetFailure.Stage) -> String {
+            switch stage {
+            case .load: "could not be loaded"
+            case .alignment: "could not be aligned"
+            case .reading: "failed while being read"
+            }
+        }
+        return "failed: " + SheetFailure.Stage.allCases.compactMap { stage in failedAt[stage].map { "\($0) \(words(stage))" } }
             .joined(separator: ", ")
     }
 
