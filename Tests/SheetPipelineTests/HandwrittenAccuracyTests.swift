@@ -25,19 +25,19 @@ import Testing
         #expect(run.misidentified.isEmpty, "\(run.misidentified)")
         #expect(report.failedSheets.isEmpty, "\(report.failedSheets)")
         #expect(report.numeric.accuracy >= Floors.accuracy, "numeric accuracy \(report.numeric.accuracy)")
-        // Confidence means something: what is not flagged is right — where a rule can check it. Numbers no
-        // rule reads (none on the goalie sheets; the box score's jersey numbers) have only the reader's
-        // confidence, worth what such readings earned on the calibration sets (`ReaderCalibration`): not
-        // every confident misread is caught (3 of 212 jersey numbers on 20 box scores were read wrong at
-        // 98–99), so they keep a floor of their own.
+        // Confidence means something: what is not flagged is right.
+        #expect(report.numeric.accuracyWhenConfident >= Floors.unflaggedAccuracy,
+                "wrong and unflagged: \(report.misses.filter { !$0.flagged })")
+        // Numbers no rule reads (none on the goalie sheets; the box score's jersey numbers) are read a little
+        // worse, and read sure they were still wrong on writers the network never met: read with no roster,
+        // as here, every one goes to a person, so they are flagged at least as often as they are misread and
+        // none is wrong and unflagged (`ReadingDoubt.noPlayerVouches`).
         let unchecked = try Self.numericFieldsNoRuleReads(template)
-        let checked = Self.numeric(report, excluding: unchecked)
-        #expect(checked.accuracyWhenConfident >= Floors.unflaggedAccuracy,
-                "wrong and unflagged: \(report.misses.filter { !$0.flagged && !unchecked.contains($0.field) })")
         if !unchecked.isEmpty {
             let rest = Self.tally(report, of: unchecked)
             #expect(rest.fields > 0 && rest.accuracy >= Floors.uncheckedAccuracy, "numbers no rule reads: \(rest.accuracy)")
-            #expect(rest.accuracyWhenConfident >= Floors.uncheckedUnflaggedAccuracy,
+            #expect(rest.flagged >= rest.fields - rest.right, "numbers no rule reads: \(rest.flagged) flagged, \(rest.fields - rest.right) wrong")
+            #expect(rest.silentErrors == 0,
                     "numbers no rule reads, wrong and unflagged: \(report.misses.filter { !$0.flagged && unchecked.contains($0.field) })")
         }
         #expect(report.numeric.flagRate <= flaggedAtMost, "flag rate \(report.numeric.flagRate)")
@@ -66,11 +66,6 @@ import Testing
         let template = try #require(try Fixtures.library().template(id: id))
         let read = Set(ParsedRules(template).rules.compactMap(\.expression).flatMap { $0.fieldIDs(in: template.fields) })
         return Set(template.fields.filter { [.count, .digits, .date].contains($0.kind) && !read.contains($0.id) }.map(\.id))
-    }
-
-    /// The numeric tally without the given (numeric) fields' share.
-    static func numeric(_ report: EvaluationReport, excluding ids: Set<String>) -> EvaluationReport.Tally {
-        combine(report.numeric, tally(report, of: ids), sign: -1)
     }
 
     /// The given fields' tallies added up.
@@ -119,8 +114,5 @@ import Testing
         static let overTheLineAccuracy = 0.995
         /// Numbers no rule reads (basketball jersey numbers): the floor sits well under what eval measures.
         static let uncheckedAccuracy = 0.80
-        /// Their share right when not flagged: one of the committed set's 51 is wrong, which the floor
-        /// allows, and no more.
-        static let uncheckedUnflaggedAccuracy = 0.97
     }
 }

@@ -192,3 +192,60 @@ struct PostgresNamesCLITests {
         #expect(later["value"] as? String == "Emerson Kelly" && later["flagged"] as? Bool == false, "\(later)")
     }
 }
+
+/// A handwritten jersey number is vouched for by a known player alone (`ReadingDoubt.noPlayerVouches`).
+@Suite struct JerseyNumberCLITests {
+    static let sheet = CLITests.root.appendingPathComponent("TestImages/basketball-box/handwritten-phone/sheet-001")
+
+    /// The box score's jersey numbers as `scan --dry-run --json` reads them (with `--db` when given), beside
+    /// the numbers written: field → (written, read, flagged).
+    static func numbers(db: String?) throws -> [String: (written: String, read: String?, flagged: Bool)] {
+        let scan = try CLITests.run(["scan", "--dry-run", "--json", "--writing", "hand", "--today", "2026-11-23", Self.sheet.path + ".jpg"]
+                                    + (db.map { ["--db", $0] } ?? []))
+        let line = try #require(scan.stdout.split(separator: "\n").first, "\(scan.stderr)")
+        let fields = try #require((try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["fields"] as? [String: [String: Any]])
+        let truth = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: Self.sheet.appendingPathExtension("truth.json")))
+                                  as? [String: Any])?["fields"] as? [String: Any])
+        var numbers: [String: (written: String, read: String?, flagged: Bool)] = [:]
+        for (id, written) in truth where id.hasSuffix(".num") {
+            guard let written = written as? String, !written.isEmpty, let field = fields[id] else { continue }
+            numbers[id] = (written, field["value"] as? String, field["flagged"] as? Bool ?? false)
+        }
+        return numbers
+    }
+
+    /// With no roster every number written goes to a person, however sure it was read; with the team's roster
+    /// (here the sheet's own players, from its truth), those read as their player's number pass and the
+    /// misread one is still flagged. A dry run given `--db` reads with what the store knows.
+    @Test func aJerseyNumberIsFlaggedUntilAKnownPlayerVouchesForIt() async throws {
+        let alone = try Self.numbers(db: nil)
+        #expect(alone.count == 12)
+        let unflagged = alone.filter { !$0.value.flagged }
+        #expect(unflagged.isEmpty, "\(unflagged)")
+
+        let folder = try CLITests.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let truth = try #require((try JSONSerialization.jsonObject(with: Data(contentsOf: Self.sheet.appendingPathExtension("truth.json")))
+                                  as? [String: Any])?["fields"] as? [String: Any])
+        let team = try #require(truth["team"] as? String)
+        var roster = "kind,name,number,team\nteam,\(team),,\n"
+        for (id, number) in alone.sorted(by: { $0.key < $1.key }) {
+            let name = try #require(truth[id.replacingOccurrences(of: ".num", with: ".name")] as? String)
+            roster += "player,\(name),\(number.written),\(team)\n"
+        }
+        let file = folder.appendingPathComponent("roster.csv")
+        try Data(roster.utf8).write(to: file)
+        let db = folder.appendingPathComponent("club.sqlite").path
+        #expect(try CLITests.run(["names", "import", "--db", db, file.path]).status == 0)
+
+        let known = try Self.numbers(db: db)
+        let right = known.filter { $0.value.read == $0.value.written }
+        #expect(right.count >= 10, "\(known)")
+        let rightFlagged = right.filter { $0.value.flagged }
+        #expect(rightFlagged.isEmpty, "vouched for by the roster: \(rightFlagged)")
+        let misreadUnflagged = known.filter { $0.value.read != $0.value.written && !$0.value.flagged }
+        #expect(misreadUnflagged.isEmpty, "\(known)")
+        let store = try SQLiteSheetStore(path: db)
+        #expect(try await store.storedSheets().isEmpty, "a dry run only reads the store")
+    }
+}

@@ -17,7 +17,10 @@ public struct JudgingPolicy: Sendable {
     /// 9 times in 10. Mapped through a calibration table instead, the 87 jersey numbers read at 0.92 or more
     /// on the calibration sets (one wrong, at 99.95) earned 0.947 together, and two of the committed box
     /// scores' read at 0.92–0.95 passed wrong (15 read 75, 22 read 11): the sets hold too few to place the
-    /// line the 95 here places.
+    /// line the 95 here places. Over this line a jersey number still goes to a person unless a known player
+    /// vouches for it (`ReadingDoubt.noPlayerVouches`): read with no roster, 20 box scores by writers the
+    /// network never met (USPS, seed 5960) had 98 numbers at 70 or more, 5 of them wrong at 95.1–99.8, where
+    /// 20 by MNIST writers (seed 5961) had 88, none wrong: no line tells a stranger's sure misread apart.
     public var digitStrings = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
 
     /// Handwritten dates, after their season has weighed them (`SeasonPrior`): a date only its ink and its
@@ -114,7 +117,7 @@ extension JudgingPolicy {
         case .outsideGameDates, .windowChose: nil
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         // The name model's posterior is the confidence.
-        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
+        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine, .noPlayerVouches: nil
         }
     }
 }

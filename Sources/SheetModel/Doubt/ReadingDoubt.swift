@@ -61,6 +61,11 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case nameUnderItsLine(line: Double, runnerUp: String?, runnerUpProbability: Double)
     /// A box score's row read as a known player whose number, as the club knows it, is not the number read.
     case notThePlayersNumber(player: String, number: String)
+    /// A handwritten jersey number no known player vouches for: the club has `knownPlayers` players (none when
+    /// no roster is imported or approved yet) and none of them is this row's player with this number. Nothing
+    /// but a roster checks a jersey number, and a writer the reader never met is misread sure
+    /// (`JudgingPolicy.digitStrings`).
+    case noPlayerVouches(knownPlayers: Int)
 
     // The sheet.
     /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
@@ -93,7 +98,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         // checks, read under the line such readings earned (`HandwritingDoubt`), has nothing but
         // a person to check it.
         case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine,
-             .uncheckedHandwriting: true
+             .uncheckedHandwriting, .noPlayerVouches: true
         default: false
         }
     }
@@ -103,7 +108,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// player's), so that the check stage, flagging it, need not name the review line as well (`Flagging`).
     public var isItsOwnLine: Bool {
         switch self {
-        case .uncheckedHandwriting, .nameUnderItsLine, .unknownName, .notThePlayersNumber: true
+        case .uncheckedHandwriting, .nameUnderItsLine, .unknownName, .notThePlayersNumber, .noPlayerVouches: true
         default: false
         }
     }
@@ -149,6 +154,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             "a name files the whole sheet, so it passes only from \(Self.percent(line)) sure; it could be "
                 + (runnerUp ?? "a new name") + " (\(Self.percent(100 * p)))"
         case .notThePlayersNumber(let player, let number): "\(player) is known as #\(number)"
+        case .noPlayerVouches(0): "no roster yet to check a jersey number against (import one with 'names import', "
+            + "or approve this sheet): read sure, a new writer's numbers are still misread 1 time in 20"
+        case .noPlayerVouches: "no known player has this row's name and number: a new player's number, shown as read"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"

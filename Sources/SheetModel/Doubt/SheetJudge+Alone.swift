@@ -47,7 +47,7 @@ extension SheetJudge {
             }
             return (id: field.id, reading: reading)
         }
-        if hand { weighPlayers(&fields, characters: evidence.characters) }
+        if hand { holdUnvouchedNumbers(&fields, vouched: weighPlayers(&fields, characters: evidence.characters)) }
         return fields
     }
 
@@ -126,10 +126,11 @@ extension SheetJudge {
     /// the sheet's team (`NameReadingModel.weighPlayer`). The likeliest known player shows its name, and its
     /// number is as sure as the player is when the number read is the player's; when the number read is
     /// another, it stays as read and is flagged. When no known player is likelier than a new one, the name
-    /// stays as the name alone made it, flagged as new.
-    private func weighPlayers(_ fields: inout [(id: String, reading: FieldReading)], characters: [Int: [ReadCharacter]]) {
+    /// stays as the name alone made it, flagged as new. Returns the indices of the numbers a known player vouched for.
+    private func weighPlayers(_ fields: inout [(id: String, reading: FieldReading)], characters: [Int: [ReadCharacter]]) -> Set<Int> {
         guard let names, names.count(of: .player) > 0, let log = template.gameLog, let players = log.players,
-              let nameColumn = players.name, let numberColumn = players.number else { return }
+              let nameColumn = players.name, let numberColumn = players.number else { return [] }
+        var vouched: Set<Int> = []
         let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
         let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
         let line = NamePosterior.line(policy.reviewLine, numbers: numbers)
@@ -151,9 +152,25 @@ extension SheetJudge {
                 // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
                 fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
                 fields[d].reading.doubts.removeAll { $0 == .uncheckedHandwriting(.digitString) }
+                vouched.insert(d)
             } else {
                 fields[d].reading.doubts.append(.notThePlayersNumber(player: winner.name, number: number))
             }
+        }
+        return vouched
+    }
+
+    /// A handwritten jersey number no known player vouched for goes to a person however sure its ink was read:
+    /// nothing else checks it, and a writer the reader never met is misread sure (`JudgingPolicy.digitStrings`).
+    /// A number already sent to a person for another reason keeps that reason alone.
+    private func holdUnvouchedNumbers(_ fields: inout [(id: String, reading: FieldReading)], vouched: Set<Int>) {
+        guard let players = template.gameLog?.players, let numberColumn = players.number else { return }
+        let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
+        let known = names?.count(of: .player) ?? 0
+        for row in players.rows {
+            guard let d = index[FieldID(row: row, column: numberColumn).rawValue], !vouched.contains(d),
+                  fields[d].reading.value != .empty, !fields[d].reading.doubts.contains(where: \.needsAPerson) else { continue }
+            fields[d].reading.doubts.append(.noPlayerVouches(knownPlayers: known))
         }
     }
 }

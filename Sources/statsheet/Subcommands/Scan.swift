@@ -38,7 +38,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Refuse images with more megapixels than this, before decoding them.") var maxMegapixels: Double = 60
     @Option(name: .shortAndLong, help: "Sheets read at once, one reader each (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    @Flag(help: "Read and report, but store nothing.") var dryRun = false
+    @Flag(help: "Read and report, but store nothing. With --db (or STATSHEET_DB), read with what that store knows (its names, its writers' digits, its seasons); it is only read.") var dryRun = false
     @Flag(help: "Read again sheets already in the store (after a template or reader update), replacing their readings.")
     var reread = false
     @Flag(help: "Queue clean sheets for review too, instead of approving their game logs at once.") var reviewAll = false
@@ -104,13 +104,16 @@ struct Scan: AsyncParsableCommand {
         options.keepCellImages = !dryRun
         let sheetStore = dryRun ? nil : try await store.open()
         let stored = try await reread ? [:] : sheetStore?.storedSheets() ?? [:]
+        // A dry run given a store reads with what it knows, as the real run would, and only reads it.
+        let known = try await dryRun ? store.openNamedForReading() : sheetStore
         // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
-        // approved before this run (a dry run opens no store, so reads names as written).
-        options.knownNames = try await sheetStore?.knownNames(kind: nil).map(\.name) ?? []
-        if let sheetStore, !noAdapt { options.digitExamples = try await sheetStore.digitExamples() }
+        // approved before this run.
+        options.knownNames = try await known?.knownNames(kind: nil).map(\.name) ?? []
+        if let known, !noAdapt { options.digitExamples = try await known.digitExamples() }
         // A handwritten date is weighed against the seasons of the games approved before this scan; the
         // sheets of this batch teach later scans, not each other (each worker reads with the same options).
-        options.gameDates = try await sheetStore?.seasonGames() ?? SeasonGames()
+        options.gameDates = try await known?.seasonGames() ?? SeasonGames()
+        if dryRun, let known { await StoreLocator.close(known) }
         // A document's pages are read by every worker, so a single PDF still wants them all.
         let documentsOrWatch = watch || files.contains { ["pdf", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }
         let batch = ScanBatch(jobs: documentsOrWatch ? jobs : min(jobs, files.count), loader: options.loader, skip: stored) { [options] in

@@ -58,6 +58,18 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// For a dry run, which reads as a real run would and writes nothing: the store named with `--db` or
+    /// STATSHEET_DB, opened read-only (no migration either), or nil when none was named (the default file is
+    /// not read unasked). A named store that cannot be read is an error.
+    func openNamedForReading() async throws -> (any SheetStore)? {
+        guard explicitPath != nil || ProcessInfo.processInfo.environment["STATSHEET_DB"].map({ !$0.isEmpty }) == true else { return nil }
+        do {
+            return try await StoreLocator.openReadingOnly(path)
+        } catch {
+            throw RuntimeError("\(error)")
+        }
+    }
+
     /// For commands that only read: a missing SQLite store is an error, not a new empty file.
     func openExisting() async throws -> any SheetStore {
         do {
