@@ -133,16 +133,26 @@ extension JudgingPolicy {
         /// this power: only those read 0.89 sure or more pass the review line (`JudgingPolicy.digitStrings`
         /// holds more under it); the calibration sets hold too few wrong ones to do better.
         public var digitStringPower = 3.0
-        /// Handwritten boxes with no ink at all: an empty box the network was never asked about.
+        /// Boxes with no ink at all: an empty box the network was never asked about, and a printed sheet's field
+        /// whose boxes are clean (under a third of the inked-box threshold) or whose text box holds no ink.
         public var inkless = 97.0
         /// Boxes holding only specks that are no digit, under `faintStrayShare` of the box's area (a speck or two
-        /// leaves little doubt that nothing was written), and more ink than that (some doubt).
+        /// leaves little doubt that nothing was written), and more ink than that (some doubt): `stray` is also a
+        /// printed sheet's boxes with faint marks under the inked-box threshold.
         public var faintStray = 85.0
         public var stray = 60.0
         public var faintStrayShare = 0.02
         /// Print read by Tesseract and the network alike where the two differ: each value this share of the
         /// probability, for the sums to choose between them.
         public var readersDisagreeShare = 0.5
+        /// A checkbox is as sure as `checkboxLeast` plus `checkboxSpread` times how far its ink lies from the
+        /// ticked line, up to `checkboxSureBeyond` of the box away (empty boxes measure about 0, ticks 0.15 and
+        /// more): a box within `checkboxDoubtedWithin` of that distance is a faint mark, which falls under the
+        /// review line.
+        public var checkboxLeast = 50.0
+        public var checkboxSpread = 49.0
+        public var checkboxSureBeyond = 0.05
+        public var checkboxDoubtedWithin = 0.4
 
         public init() {}
     }

@@ -126,7 +126,8 @@ public final class PrintedFieldReader: FieldRecognizer {
             // Confident in emptiness only when the boxes are really clean, not merely under the threshold.
             let faint = cleaned.inkPerBox.max() ?? 0
             let clean = faint < boxInkThreshold / 3
-            return .empty(FieldReading(value: .empty, text: "", confidence: clean ? 97 : 60, doubts: clean ? [] : [.faintMarksInEmptyField]))
+            let sure = JudgingPolicy.standard.readers
+            return .empty(FieldReading(value: .empty, text: "", confidence: clean ? sure.inkless : sure.stray, doubts: clean ? [] : [.faintMarksInEmptyField]))
         }
         let image = try cleaned.ink.grayScaled(by: digitScale / cell.scale)
         return .inked(PendingDigits(index: index, field: field, cell: cell, cleaned: cleaned, inked: inked, image: image))
@@ -161,16 +162,17 @@ public final class PrintedFieldReader: FieldRecognizer {
         let ink = try cleaner.checkboxInk(field, in: cell)
         // Empty boxes measure ~0, ticks 0.15+, crosses 0.3+, filled boxes ~1. In between is doubt.
         let checked = ink >= 0.07
-        let margin = min(1, abs(ink - 0.07) / 0.05)
-        let confidence = 50 + 49 * margin
-        let doubts: [ReadingDoubt] = margin < 0.4 ? [.faintCheckmark(inkedPercent: Int((ink * 100).rounded()))] : []
+        let sure = JudgingPolicy.standard.readers
+        let margin = min(1, abs(ink - 0.07) / sure.checkboxSureBeyond)
+        let confidence = sure.checkboxLeast + sure.checkboxSpread * margin
+        let doubts: [ReadingDoubt] = margin < sure.checkboxDoubtedWithin ? [.faintCheckmark(inkedPercent: Int((ink * 100).rounded()))] : []
         return FieldReading(value: .boolean(checked), text: checked ? "x" : "", confidence: confidence, doubts: doubts)
     }
 
     private func readText(_ field: FieldSpec, _ cell: FieldCell) throws -> (FieldReading, [ReadCharacter]) {
         let cleaned = try cleaner.clean(field, in: cell)
         try writeDebug(field, cell, cleaned)
-        guard cleaned.totalInk >= 0.003 else { return (FieldReading(value: .empty, text: "", confidence: 97), []) }
+        guard cleaned.totalInk >= 0.003 else { return (FieldReading(value: .empty, text: "", confidence: JudgingPolicy.standard.readers.inkless), []) }
         // Tesseract's LSTM steps across the whole width it is given: the line's blank end, a half of most
         // name cells, cost as much as its letters. Cut to the ink's columns, the line keeps its height.
         var ink = cleaned.ink
