@@ -15,8 +15,17 @@ import Testing
     static let scanned: URL = scan(["sheet-019.jpg"])
     static let scannedTwo: URL = scan(["sheet-019.jpg", "sheet-001.jpg"])
 
-    static func scan(_ names: [String]) -> URL {
+    /// Where the scanned stores live: removed when the test process ends, since Swift Testing has no teardown
+    /// for a suite's static fixtures (each run left two folders in the temporary directory).
+    static let fixtures: URL = {
         let folder = try! CLITests.temporaryFolder()
+        atexit { try? FileManager.default.removeItem(at: ReviewCLITests.fixtures) }
+        return folder
+    }()
+
+    static func scan(_ names: [String]) -> URL {
+        let folder = fixtures.appendingPathComponent(UUID().uuidString)
+        try! FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in names {
             try! FileManager.default.copyItem(at: printed.appendingPathComponent(name), to: folder.appendingPathComponent(name))
         }
