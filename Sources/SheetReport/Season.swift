@@ -332,7 +332,7 @@ struct TeamSeason: Sendable, SeasonedGames {
 }
 
 /// Why a field is flagged, in the three words a coach can act on: the reader doubted the ink, a rule of the
-/// sheet failed around it, or it names someone the store has not met.
+/// sheet failed around it, or it names someone the store has not met (a name, or a player's number).
 enum TrustCause: String, CaseIterable, Sendable {
     case reader, rule, newName
 
@@ -340,15 +340,15 @@ enum TrustCause: String, CaseIterable, Sendable {
         switch self {
         case .reader: "the reader's doubt"
         case .rule: "a failing rule"
-        case .newName: "a new name"
+        case .newName: "a new name or number"
         }
     }
 
-    /// A new name first (whatever else), then a rule's doing (a value from the sums, a sure reading a rule
-    /// doubts, a field of a failing rule), else the reader's own doubt.
+    /// A new name, or a number no known player vouches for, first (whatever else), then a rule's doing (a value
+    /// from the sums, a sure reading a rule doubts, a field of a failing rule), else the reader's own doubt.
     init(_ flagged: FlaggedReading, line: Double) {
         let doubts = flagged.reading.doubts
-        if doubts.contains(where: { if case .unknownName = $0 { true } else { false } }) {
+        if doubts.contains(where: { switch $0 { case .unknownName, .noPlayerVouches: true; default: false } }) {
             self = .newName
         } else if doubts.contains(where: { if case .inFailingRule = $0 { true } else { false } })
                     || [.fromSums, .sureButDoubted].contains(flagged.reading.flagCause(line: line)) {

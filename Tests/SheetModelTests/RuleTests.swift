@@ -174,13 +174,16 @@ import Testing
         #expect(noted.flagCause(line: 70) == .reader)
     }
 
-    /// A doubt takes from the value read what it says the value keeps at most, and says so in words.
+    /// A doubt takes from the value read what it says the value keeps at most, and says so in words. The
+    /// reader's confidence stays what it measured; the judge takes the caps (`cap(by:)`).
     @Test func aDoubtCapsTheValueReadAndIsRenderedOnlyInWords() throws {
         var reading = FieldReading(value: .integer(4), text: "4", confidence: 97)
         reading.doubt(.smallMark)
-        #expect(reading.confidence == 50 && reading.doubts == [.smallMark])
+        #expect(reading.confidence == 97 && reading.cappedConfidence() == 50 && reading.doubts == [.smallMark])
         reading.doubt(.strayMarks(count: 2))
-        #expect(reading.confidence == 50, "stray marks say nothing of the value's meaning")
+        #expect(reading.cappedConfidence() == 50, "stray marks say nothing of the value's meaning")
+        reading.cap()
+        #expect(reading.confidence == 50)
         #expect(reading.notes == ["a mark much smaller than the sheet's other digits", "2 stray marks ignored"])
         let json = try JSONEncoder().encode(reading)
         let back = try JSONDecoder().decode(FieldReading.self, from: json)

@@ -59,4 +59,55 @@ import Testing
         #expect(RuleBook.shared.rules(of: variant).rules.count == 1)
         #expect(RuleBook.shared.rules(of: template).rules.count == (template.rules ?? []).count)
     }
+
+    static let boxScore: SheetTemplate = {
+        let url = repositoryRoot.appendingPathComponent("Templates/basketball-box.json")
+        return try! SheetTemplate.decode(try! Data(contentsOf: url))
+    }()
+
+    /// A hand-filled box score's team and three player rows, each number read 99.9% sure: Riley Chen #3 and
+    /// Sam Okafor (known without a number) and Pat Doe (not known) of Granite Bay.
+    static func boxScoreEvidence() -> SheetEvidence {
+        let template = boxScore
+        var readings = template.fields.map { _ in FieldReading(value: .empty, text: "", confidence: 97) }
+        var characters: [Int: [ReadCharacter]] = [:]
+        func set(_ id: String, _ value: String, text: Bool) {
+            let i = template.fields.firstIndex { $0.id == id }!
+            readings[i] = FieldReading(value: .string(value), text: value, confidence: text ? 97 : 99.7)
+            if text { characters[i] = NameReadingTests.read(value) } else { readings[i].alternatives = [Alternative(value: .string(value), probability: 0.999)] }
+        }
+        set("team", "Granite Bay", text: true)
+        for (row, name, number) in [("p01", "Riley Chen", "3"), ("p02", "Sam Okafor", "12"), ("p03", "Pat Doe", "7")] {
+            set("\(row).name", name, text: true)
+            set("\(row).num", number, text: false)
+        }
+        return SheetEvidence(readings: readings, writing: .hand, characters: characters)
+    }
+
+    /// No sum checks a jersey number: read however sure, it passes only when a known player vouches for it
+    /// (issue 59: a stranger's "11" read "71" at 97.6 passed with no roster). Without a roster each says so;
+    /// a known player whose number the club lacks, and a row that is no known player, each say theirs.
+    @Test func aJerseyNumberPassesOnlyWhenAKnownPlayerVouchesForIt() throws {
+        func numbers(_ names: NameReadingModel?) -> [String: FieldReading] {
+            var judge = SheetJudge(template: Self.boxScore, today: SheetPosteriorTests.today)
+            judge.names = names
+            let fields = judge.judge(Self.boxScoreEvidence()).fields
+            return Dictionary(uniqueKeysWithValues: fields.filter { $0.id.hasSuffix(".num") && $0.reading.value != .empty }.map { ($0.id, $0.reading) })
+        }
+        let alone = numbers(nil)
+        #expect(alone.count == 3)
+        for (id, reading) in alone {
+            #expect(reading.flagged && reading.doubts.contains(.noPlayerVouches(knownPlayers: 0, player: nil)), "\(id): \(reading)")
+            #expect(reading.flagCause(line: 70) == .unvouched, "\(id)")
+        }
+
+        let roster = NameReadingModel(knownNames: [KnownName(kind: .team, name: "Granite Bay"),
+                                                   KnownName(kind: .player, name: "Riley Chen", number: "3", team: "Granite Bay"),
+                                                   KnownName(kind: .player, name: "Sam Okafor", team: "Granite Bay")])
+        let known = numbers(roster)
+        let riley = try #require(known["p01.num"]), sam = try #require(known["p02.num"]), pat = try #require(known["p03.num"])
+        #expect(!riley.flagged && riley.doubts.isEmpty, "\(riley)")
+        #expect(sam.flagged && sam.doubts.contains(.noPlayerVouches(knownPlayers: 2, player: "Sam Okafor")), "\(sam)")
+        #expect(pat.flagged && pat.doubts.contains(.noPlayerVouches(knownPlayers: 2, player: nil)), "\(pat)")
+    }
 }

@@ -30,13 +30,12 @@ import Testing
                 "wrong and unflagged: \(report.misses.filter { !$0.flagged })")
         // Numbers no rule reads (none on the goalie sheets; the box score's jersey numbers) are read a little
         // worse, and read sure they were still wrong on writers the network never met: read with no roster,
-        // as here, every one goes to a person, so they are flagged at least as often as they are misread and
-        // none is wrong and unflagged (`ReadingDoubt.noPlayerVouches`).
+        // as here, each goes to a person (`ReadingDoubt.noPlayerVouches`; `JerseyNumberCLITests` checks each
+        // is flagged), so none is wrong and unflagged.
         let unchecked = try Self.numericFieldsNoRuleReads(template)
         if !unchecked.isEmpty {
             let rest = Self.tally(report, of: unchecked)
             #expect(rest.fields > 0 && rest.accuracy >= Floors.uncheckedAccuracy, "numbers no rule reads: \(rest.accuracy)")
-            #expect(rest.flagged >= rest.fields - rest.right, "numbers no rule reads: \(rest.flagged) flagged, \(rest.fields - rest.right) wrong")
             #expect(rest.silentErrors == 0,
                     "numbers no rule reads, wrong and unflagged: \(report.misses.filter { !$0.flagged && unchecked.contains($0.field) })")
         }

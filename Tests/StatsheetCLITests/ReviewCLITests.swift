@@ -16,7 +16,7 @@ import Testing
     static let scannedTwo: URL = scan(["sheet-019.jpg", "sheet-001.jpg"])
 
     /// Where the scanned stores live: removed when the test process ends, since Swift Testing has no teardown
-    /// for a suite's static fixtures (each run left two folders in the temporary directory).
+    /// for a suite's static fixtures.
     static let fixtures: URL = {
         let folder = try! CLITests.temporaryFolder()
         atexit { try? FileManager.default.removeItem(at: ReviewCLITests.fixtures) }

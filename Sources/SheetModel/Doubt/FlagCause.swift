@@ -10,6 +10,8 @@ extension FieldReading {
         case sureButDoubted = "sure_but_doubted"
         /// Read at or over the line and flagged all the same (a wide mark on a number no rule checks).
         case reader = "reader"
+        /// Read at or over the line, a jersey number no known player vouches for (`ReadingDoubt.noPlayerVouches`).
+        case unvouched = "unvouched"
 
         /// What `statsheet eval` prints for it.
         public var label: String {
@@ -18,6 +20,7 @@ extension FieldReading {
             case .unsureInk: "the reader unsure on its own"
             case .sureButDoubted: "read sure; the rules doubt it"
             case .reader: "read sure; flagged by the reader"
+            case .unvouched: "read sure; no known player vouches for it"
             }
         }
     }
@@ -29,6 +32,7 @@ extension FieldReading {
         guard flagged else { return nil }
         if inkValue != nil { return .fromSums }
         if confidenceAlone < line { return .unsureInk }
-        return confidence < line ? .sureButDoubted : .reader
+        if confidence < line { return .sureButDoubted }
+        return doubts.contains { if case .noPlayerVouches = $0 { true } else { false } } ? .unvouched : .reader
     }
 }

@@ -98,8 +98,9 @@ extension JudgingPolicy {
 }
 
 extension JudgingPolicy {
-    /// The most probability a reader gives the value it read under `doubt`; nil when the doubt says nothing of
-    /// the value's meaning (the network's probabilities already say which digit it is). Measured on
+    /// The most probability the value read keeps under `doubt`, which the judge takes from a reader's measured
+    /// confidence first (`FieldReading.cappedConfidence`); nil when the doubt says nothing of the value's
+    /// meaning (the network's probabilities already say which digit it is). Measured on
     /// hand-filled sheets when each doubt was found (docs/decisions.md, "Reading handwriting").
     public func readAtMost(_ doubt: ReadingDoubt) -> Double? {
         switch doubt {
@@ -117,7 +118,9 @@ extension JudgingPolicy {
         case .outsideGameDates, .windowChose: nil
         case .strayMarks, .faintCheckmark, .uncheckedHandwriting, .inFailingRule, .underTheLine, .earlierNote: nil
         // The name model's posterior is the confidence.
-        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine, .noPlayerVouches: nil
+        case .unknownName, .readAsKnownName, .notThePlayersNumber, .nameUnderItsLine: nil
+        // A person checks it against the roster; the ink's confidence stands.
+        case .noPlayerVouches: nil
         }
     }
 }
@@ -145,10 +148,11 @@ extension JudgingPolicy {
         /// Print read by Tesseract and the network alike where the two differ: each value this share of the
         /// probability, for the sums to choose between them.
         public var readersDisagreeShare = 0.5
-        /// A checkbox is as sure as `checkboxLeast` plus `checkboxSpread` times how far its ink lies from the
-        /// ticked line, up to `checkboxSureBeyond` of the box away (empty boxes measure about 0, ticks 0.15 and
-        /// more): a box within `checkboxDoubtedWithin` of that distance is a faint mark, which falls under the
-        /// review line.
+        /// A checkbox is ticked when ink covers `checkboxTicked` of its middle (empty boxes measure about 0,
+        /// ticks 0.15 and more), and as sure as `checkboxLeast` plus `checkboxSpread` times how far its ink lies
+        /// from that line, up to `checkboxSureBeyond` away: a box within `checkboxDoubtedWithin` of that distance
+        /// is a faint mark, which falls under the review line.
+        public var checkboxTicked = 0.07
         public var checkboxLeast = 50.0
         public var checkboxSpread = 49.0
         public var checkboxSureBeyond = 0.05

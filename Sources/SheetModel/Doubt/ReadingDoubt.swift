@@ -3,7 +3,7 @@
 /// anything from those sentences.
 ///
 /// A doubt about what the ink *means* (not which digit it is) is a likelihood term, not a ceiling on the
-/// result: `readAtMost` is the most probability the reader gives the value it read under that doubt, the
+/// result: `readAtMost` is the most probability the value read keeps under that doubt, the
 /// rest being "not what was meant" (`SheetPosterior` spreads it over the values the reader did not list).
 public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     // The handwriting reader.
@@ -47,9 +47,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     case handwritingReaderAlone
     /// Print Tesseract read, which the handwriting reader read otherwise.
     case readersDisagree(handwriting: FieldValue)
-    /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`).
-    /// Names only now (`JudgingPolicy.names`); the other kinds are what stores written before
-    /// `ReaderCalibration` hold.
+    /// Handwriting no rule checks, read under the confidence at which such readings were right (`kind`):
+    /// names and jersey numbers (`JudgingPolicy.names`, `digitStrings`) and dates (`dates`); counts are what
+    /// stores written before `ReaderCalibration` hold.
     case uncheckedHandwriting(UncheckedHandwriting)
     /// A handwritten name likelier to be none of the club's `known` names of its kind than any of them
     /// (`NameReadingModel`): shown as read, for a person to confirm once; `nearest` is the likeliest known one.
@@ -62,10 +62,10 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// A box score's row read as a known player whose number, as the club knows it, is not the number read.
     case notThePlayersNumber(player: String, number: String)
     /// A handwritten jersey number no known player vouches for: the club has `knownPlayers` players (none when
-    /// no roster is imported or approved yet) and none of them is this row's player with this number. Nothing
-    /// but a roster checks a jersey number, and a writer the reader never met is misread sure
-    /// (`JudgingPolicy.digitStrings`).
-    case noPlayerVouches(knownPlayers: Int)
+    /// no roster is imported or approved yet), and the row is none of them, or is `player`, whose number the
+    /// club does not know yet. Nothing but a roster checks a jersey number, and a writer the reader never met
+    /// is misread sure (`JudgingPolicy.digitStrings`).
+    case noPlayerVouches(knownPlayers: Int, player: String?)
 
     // The sheet.
     /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
@@ -83,9 +83,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case name, digitString = "digit_string", date, count
     }
 
-    /// The most probability the reader gives the value it read under this doubt; nil when the doubt says
-    /// nothing of the value's meaning. The readers cap with the standard policy's numbers
-    /// (`JudgingPolicy.readAtMost`, where they are set).
+    /// The most probability the value read keeps under this doubt; nil when the doubt says nothing of the
+    /// value's meaning. The standard policy's number (`JudgingPolicy.readAtMost`, where they are set).
     public var readAtMost: Double? { JudgingPolicy.standard.readAtMost(self) }
 
     /// True for a doubt that sends the reading to a person however well the sheet's rules agree with it: a
@@ -154,8 +153,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
             "a name files the whole sheet, so it passes only from \(Self.percent(line)) sure; it could be "
                 + (runnerUp ?? "a new name") + " (\(Self.percent(100 * p)))"
         case .notThePlayersNumber(let player, let number): "\(player) is known as #\(number)"
-        case .noPlayerVouches(0): "no roster yet to check a jersey number against (import one with 'names import', "
+        case .noPlayerVouches(0, _): "no roster yet to check a jersey number against (import one with 'names import', "
             + "or approve this sheet): read sure, a new writer's numbers are still misread 1 time in 20"
+        case .noPlayerVouches(_, let player?): "\(player)'s number is not known yet: approve this sheet and it is"
         case .noPlayerVouches: "no known player has this row's name and number: a new player's number, shown as read"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
         case .inFailingRule(let rule): "in failing rule \(rule)"
@@ -178,10 +178,22 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
 }
 
 extension FieldReading {
-    /// Records a doubt, and takes from the value read the probability the doubt says it does not keep
-    /// (`ReadingDoubt.readAtMost`).
+    /// Records a doubt. A reader's confidence stays what it measured: the judge takes from the value read the
+    /// probability the doubt says it does not keep (`capped(by:)`).
     public mutating func doubt(_ doubt: ReadingDoubt) {
         doubts.append(doubt)
-        if let most = doubt.readAtMost { confidence = min(confidence, 100 * most) }
+    }
+
+    /// The confidence left to the value read once each of its doubts has taken what it says the value does
+    /// not keep (`JudgingPolicy.readAtMost`): what the judge weighs, and what a reader deciding between
+    /// its own readings compares.
+    public func cappedConfidence(by policy: JudgingPolicy = .standard) -> Double {
+        let most = doubts.compactMap(policy.readAtMost).min() ?? 1
+        return min(confidence, 100 * most)
+    }
+
+    /// This reading with its doubts' caps taken (`cappedConfidence(by:)`).
+    public mutating func cap(by policy: JudgingPolicy = .standard) {
+        confidence = cappedConfidence(by: policy)
     }
 }

@@ -29,7 +29,13 @@ extension SheetJudge {
     public func weighedAlone(_ evidence: SheetEvidence) -> [(id: String, reading: FieldReading)] {
         precondition(evidence.readings.count == template.fields.count,
                      "\(evidence.readings.count) readings for \(template.fields.count) fields of \(template.id): a reader returns one per field")
-        var readings = evidence.readings
+        // The readers' confidences are what they measured: each doubt first takes what it says the value
+        // does not keep.
+        var readings = evidence.readings.map { reading in
+            var reading = reading
+            reading.cap(by: policy)
+            return reading
+        }
         let hand = evidence.writing == .hand
         if hand {
             weighNames(&readings, characters: evidence.characters)
@@ -37,7 +43,10 @@ extension SheetJudge {
         }
         // A cell cut where its printed box is not may hold a box line read as a 1, or a neighbour's ink:
         // whatever was read there, a person looks.
-        for i in evidence.misplaced where readings.indices.contains(i) { readings[i].doubt(.boxMisplaced) }
+        for i in evidence.misplaced where readings.indices.contains(i) {
+            readings[i].doubt(.boxMisplaced)
+            readings[i].cap(by: policy)
+        }
         if hand { readings = season(readings, ink: evidence.dateInk) }
         let valuesChecked = rules.valuesChecked
         var fields = zip(template.fields, readings).map { field, reading in
@@ -147,7 +156,13 @@ extension SheetJudge {
                 continue
             }
             fields[n].reading = Self.named(winner, of: posterior, readAs: asRead.text, line: line)
-            guard let number = winner.number else { continue }
+            guard let number = winner.number else {
+                // Known without a number (a roster of names alone): approved, the sheet teaches it.
+                if !fields[d].reading.doubts.contains(where: \.needsAPerson) {
+                    fields[d].reading.doubts.append(.noPlayerVouches(knownPlayers: posterior.knownCount, player: winner.name))
+                }
+                continue
+            }
             if fields[d].reading.value.writtenText == number {
                 // The roster, not the ink alone, vouches for it: what held it under the line for want of a check goes.
                 fields[d].reading.confidence = max(fields[d].reading.confidence, 100 * winner.probability)
@@ -170,7 +185,7 @@ extension SheetJudge {
         for row in players.rows {
             guard let d = index[FieldID(row: row, column: numberColumn).rawValue], !vouched.contains(d),
                   fields[d].reading.value != .empty, !fields[d].reading.doubts.contains(where: \.needsAPerson) else { continue }
-            fields[d].reading.doubts.append(.noPlayerVouches(knownPlayers: known))
+            fields[d].reading.doubts.append(.noPlayerVouches(knownPlayers: known, player: nil))
         }
     }
 }

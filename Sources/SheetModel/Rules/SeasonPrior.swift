@@ -166,7 +166,7 @@ public struct SeasonPrior: Sendable {
     /// included) what it gives the value it read.
     public func weigh(_ reading: FieldReading, context: String?) -> FieldReading {
         guard case .string = reading.value else { return reading }
-        let own = reading.confidence / 100
+        let own = reading.cappedConfidence() / 100
         var options = reading.alternatives.map { (value: $0.value, probability: $0.probability) }
         if let i = options.firstIndex(where: { $0.value == reading.value }) {
             options[i].probability = min(options[i].probability, own)

@@ -146,11 +146,9 @@ public final class HandwrittenDigitReader {
         // keeper's answer, and still a person's to confirm (issue 3: never a confident guess). A level line
         // through the boxes is only a hint (a 4's long crossbar looks the same), so the space is read for
         // it, but nothing is lowered when the space holds no number.
+        // Its doubts are the correction's own: the struck-out mark's are no doubts about the value written beside.
         var reading = correction.reading
-        let besides = reading.doubts
-        reading.doubts = result.reading.doubts
-        reading.doubt(.struckOutCorrection)
-        reading.doubts += besides
+        reading.doubts.insert(.struckOutCorrection, at: 0)
         return FieldResult(reading: reading, glyphHeights: result.glyphHeights + correction.glyphHeights,
                            digitEmbeddings: correction.digitEmbeddings, dateInk: correction.dateInk, dateInkHeights: correction.dateInkHeights)
     }

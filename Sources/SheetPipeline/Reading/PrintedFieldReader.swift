@@ -161,9 +161,9 @@ public final class PrintedFieldReader: FieldRecognizer {
     private func readCheckbox(_ field: FieldSpec, _ cell: FieldCell) throws -> FieldReading {
         let ink = try cleaner.checkboxInk(field, in: cell)
         // Empty boxes measure ~0, ticks 0.15+, crosses 0.3+, filled boxes ~1. In between is doubt.
-        let checked = ink >= 0.07
         let sure = JudgingPolicy.standard.readers
-        let margin = min(1, abs(ink - 0.07) / sure.checkboxSureBeyond)
+        let checked = ink >= sure.checkboxTicked
+        let margin = min(1, abs(ink - sure.checkboxTicked) / sure.checkboxSureBeyond)
         let confidence = sure.checkboxLeast + sure.checkboxSpread * margin
         let doubts: [ReadingDoubt] = margin < sure.checkboxDoubtedWithin ? [.faintCheckmark(inkedPercent: Int((ink * 100).rounded()))] : []
         return FieldReading(value: .boolean(checked), text: checked ? "x" : "", confidence: confidence, doubts: doubts)
@@ -323,7 +323,6 @@ public final class PrintedFieldReader: FieldRecognizer {
                 read.confidence = max(read.confidence, perBox.confidence)
             } else if read.fitsBoxes {
                 read = perBox
-                read.confidence = min(read.confidence, 100 * ReadingDoubt.lineAndBoxesDisagree.readAtMost!)
                 read.doubts.append(.lineAndBoxesDisagree)
             } else {
                 read = perBox
@@ -338,9 +337,7 @@ public final class PrintedFieldReader: FieldRecognizer {
         var read = read
         let marked = item.inked.filter { $0 }.count
         if !read.fitsBoxes {
-            let doubt = ReadingDoubt.digitsInMarkedBoxes(digits: read.text.count, boxes: marked)
-            read.confidence = min(read.confidence, 100 * doubt.readAtMost!)
-            read.doubts.append(doubt)
+            read.doubts.append(.digitsInMarkedBoxes(digits: read.text.count, boxes: marked))
         }
         let text = read.text
         var reading = FieldReading(value: .empty, text: text, confidence: read.confidence, doubts: read.doubts)

@@ -140,12 +140,13 @@ public final class SheetFieldReader: FieldRecognizer {
         for (i, handReading) in zip(numeric, hand) {
             if decided == .hand {
                 readings[i] = handReading
-            } else if readings[i].value == .empty && readings[i].confidence < 50 && handReading.value != .empty {
+            } else if readings[i].value == .empty && readings[i].cappedConfidence() < 50 && handReading.value != .empty {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
                 // reader alone saw it.
-                var alone = FieldReading(value: handReading.value, text: handReading.text, confidence: handReading.confidence,
-                                         doubts: readings[i].doubts)
+                // Its doubts are the network's reading's, which are taken here, and one reader alone: those of
+                // Tesseract's empty reading are no doubts about this value.
+                var alone = FieldReading(value: handReading.value, text: handReading.text, confidence: handReading.cappedConfidence())
                 alone.doubt(.handwritingReaderAlone)
                 alone.alternatives = handReading.alternatives
                 readings[i] = alone
@@ -174,8 +175,8 @@ public final class SheetFieldReader: FieldRecognizer {
     /// The same judgement with `unsettled` more numbers still to be read: the writing when every way they can
     /// come out (empty, written and sure, written and unsure) gives it, nil when they decide it.
     static func judge(_ readings: [FieldReading], unsettled: Int, share: Double, confidence: Double) -> Writing? {
-        let written = readings.filter { !($0.value == .empty && $0.text.isEmpty && $0.confidence >= 90) }
-        let sure = Double(written.filter { $0.confidence >= confidence }.count), count = Double(written.count)
+        let written = readings.filter { !($0.value == .empty && $0.text.isEmpty && $0.cappedConfidence() >= 90) }
+        let sure = Double(written.filter { $0.cappedConfidence() >= confidence }.count), count = Double(written.count)
         let more = Double(unsettled)
         // Print if no number is written, or if the sure ones reach the share; both are likeliest for print with
         // every unsettled number written and sure, and for hand with every one written and unsure.

@@ -12,7 +12,8 @@ struct Eval: AsyncParsableCommand {
             field: accuracy, accuracy of unflagged fields, wrong-and-unflagged (silent) errors (a wrong \
             number is silent unless its own field is flagged: a failing rule that names it is not a flag), flag rate, \
             a calibration table, the flagged numbers by the cause of their flag (the value is the sums', \
-            the reader was unsure on its own, or a sure reading is in a broken rule or doubted by the sums) \
+            the reader was unsure on its own, a sure reading is in a broken rule or doubted by the sums, or a \
+            jersey number no known player vouches for) \
             and the median time per sheet. This is the command docs/accuracy.md's numbers \
             come from.
             """)

@@ -38,7 +38,7 @@ struct Scan: AsyncParsableCommand {
     @Option(help: "Refuse images with more megapixels than this, before decoding them.") var maxMegapixels: Double = 60
     @Option(name: .shortAndLong, help: "Sheets read at once, one reader each (default: the number of cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
-    @Flag(help: "Read and report, but store nothing. With --db (or STATSHEET_DB), read with what that store knows (its names, its writers' digits, its seasons); it is only read.") var dryRun = false
+    @Flag(help: "Read and report, but store nothing. With --db, read with what that store knows (its names, its writers' digits, its seasons); it is only read.") var dryRun = false
     @Flag(help: "Read again sheets already in the store (after a template or reader update), replacing their readings.")
     var reread = false
     @Flag(help: "Queue clean sheets for review too, instead of approving their game logs at once.") var reviewAll = false
@@ -105,7 +105,7 @@ struct Scan: AsyncParsableCommand {
         let sheetStore = dryRun ? nil : try await store.open()
         let stored = try await reread ? [:] : sheetStore?.storedSheets() ?? [:]
         // A dry run given a store reads with what it knows, as the real run would, and only reads it.
-        let known = try await dryRun ? store.openNamedForReading() : sheetStore
+        let known = try await dryRun ? store.openGivenForReading() : sheetStore
         // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
         // approved before this run.
         options.knownNames = try await known?.knownNames(kind: nil).map(\.name) ?? []

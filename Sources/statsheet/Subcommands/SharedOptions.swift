@@ -58,13 +58,15 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// For a dry run, which reads as a real run would and writes nothing: the store named with `--db` or
-    /// STATSHEET_DB, opened read-only (no migration either), or nil when none was named (the default file is
-    /// not read unasked). A named store that cannot be read is an error.
-    func openNamedForReading() async throws -> (any SheetStore)? {
-        guard explicitPath != nil || ProcessInfo.processInfo.environment["STATSHEET_DB"].map({ !$0.isEmpty }) == true else { return nil }
+    /// For a dry run, which reads as a real run would and writes nothing: the store given with `--db`, opened
+    /// read-only (no migration either). Nil when none was given (STATSHEET_DB names where scans store, so a dry
+    /// run does not read it unasked) or when the SQLite file given does not exist yet: a new store knows nothing.
+    /// A store that exists and cannot be read (an older schema, a server refusing) is an error.
+    func openGivenForReading() async throws -> (any SheetStore)? {
+        guard let given = explicitPath else { return nil }
+        if !StoreLocator.isPostgres(given) && !FileManager.default.fileExists(atPath: given) { return nil }
         do {
-            return try await StoreLocator.openReadingOnly(path)
+            return try await StoreLocator.openReadingOnly(given)
         } catch {
             throw RuntimeError("\(error)")
         }
