@@ -65,7 +65,6 @@ public struct NameReadingModel: Sendable {
         /// Tesseract's confidence means something, so a sure character is rarely a misread.
         public var misreadSure: Double
         public var misreadUnsure: Double
-        public static let sure = 0.9
         /// A written letter not read at all, by how sure the reader was of the whole line.
         public var dropped: DroppedLetters
         /// A written period, apostrophe or hyphen not read at all.
@@ -81,15 +80,7 @@ public struct NameReadingModel: Sendable {
             self.added = added; self.accentDropped = accentDropped
         }
 
-        /// Measured by `Tools/name-rates.py` on hand-filled set 7001 (30 sheets, 60 names in handwriting fonts, 723
-        /// characters written, phone photos; made only for this), each the rule of succession's (k + 1) / (n + 2) so that
-        /// a count of 0, 1 or 2 does not make a near-certainty: 2 of 560 sure characters and 14 of 143 others misread,
-        /// 9 of 22 periods and apostrophes dropped, 1 character added in 723, 8 of 23 accents dropped. Letters dropped
-        /// by the line's quality, on 7001 and 7002 together (one set holds too few lines read unsure): 3 of 881 in
-        /// lines read sure, 14 of 276 unsure, 12 of 133 lost.
-        public static let measured = Rates(misreadSure: 3.0 / 562, misreadUnsure: 15.0 / 145,
-                                           dropped: DroppedLetters(sure: 4.0 / 883, unsure: 15.0 / 278, lost: 13.0 / 135),
-                                           punctuationDropped: 10.0 / 24, added: 2.0 / 725, accentDropped: 9.0 / 25)
+        // `measured` and `sure` are declared with the judge's other numbers (JudgingPolicy.swift).
     }
 
     /// How often a written letter is not read at all, by the line's `quality`. A reader unsure of every letter
@@ -104,8 +95,7 @@ public struct NameReadingModel: Sendable {
         public var unsure: Double
         /// Lines of lower quality.
         public var lost: Double
-        public static let sureFrom = 0.8
-        public static let unsureFrom = 0.5
+        // `sureFrom` and `unsureFrom` are declared with the judge's other numbers (JudgingPolicy.swift).
 
         public init(sure: Double, unsure: Double, lost: Double) {
             self.sure = sure; self.unsure = unsure; self.lost = lost
@@ -204,17 +194,17 @@ public struct NameReadingModel: Sendable {
     static func numberRatio(_ known: String?, _ reading: FieldReading) -> Double {
         guard let known, reading.value.writtenText != nil else { return 1 }
         func matches(_ value: FieldValue) -> Bool { value.writtenText == known }
-        let probability: Double
+        let probability: Double, others = jerseyNumbers - 1
         if reading.alternatives.isEmpty {
             let p = reading.confidence / 100
-            probability = matches(reading.value) ? p : (1 - p) / 99
+            probability = matches(reading.value) ? p : (1 - p) / others
         } else if let listed = reading.alternatives.first(where: { matches($0.value) }) {
             probability = listed.probability
         } else {
-            probability = max(0, 1 - reading.listedProbability) / 99
+            probability = max(0, 1 - reading.listedProbability) / others
         }
         // Never quite 0: a reader sure of a misread number would otherwise veto the name.
-        return max(100 * probability, 0.01)
+        return max(jerseyNumbers * probability, leastNumberRatio)
     }
 
     /// The characters read as the names compare them: each candidate normalised, equal ones merged, and a
