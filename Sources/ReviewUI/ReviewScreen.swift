@@ -111,7 +111,12 @@ public enum ReviewScreen {
         } else if let note = state.suggestionNote {
             lines.append(("sugg.  none: \(note)", .dim))
         }
-        if !reading.notes.isEmpty { lines.append(("notes  " + reading.notes.joined(separator: "; "), .dim)) }
+        // Why the field is flagged is what the reviewer reads first: each note whole, wrapped, not cut at the edge.
+        for (k, note) in reading.notes.enumerated() {
+            for (j, part) in Self.wrapped(note, width: max(10, width - 7)).enumerated() {
+                lines.append(((k == 0 && j == 0 ? "notes  " : "       ") + part, .dim))
+            }
+        }
         var row = top
         for (text, style) in lines where row < top + rows {
             canvas.put(text, row: row, column: column, style: style, limit: width)
@@ -215,5 +220,24 @@ public enum ReviewScreen {
         for (i, line) in help.prefix(rows).enumerated() {
             canvas.put(line, row: top + i, column: 1, style: i == 0 ? .bold : .plain)
         }
+    }
+
+    /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a line is cut).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = [], line = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+            var word = String(word)
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            while word.count > width {
+                lines.append(String(word.prefix(width)))
+                word = String(word.dropFirst(width))
+            }
+            line += line.isEmpty ? word : " " + word
+        }
+        if !line.isEmpty || lines.isEmpty { lines.append(line) }
+        return lines
     }
 }

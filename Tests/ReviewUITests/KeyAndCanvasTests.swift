@@ -1,4 +1,5 @@
 @testable import ReviewUI
+import SheetModel
 import Testing
 
 @Suite struct KeyDecoderTests {
@@ -16,6 +17,16 @@ import Testing
 }
 
 @Suite struct CanvasTests {
+    /// A note is wrapped at spaces, never cut: every word reaches the screen, and no line is wider than asked.
+    @Test func aLongNoteIsWrappedWhole() {
+        let note = ReadingDoubt.noPlayerVouches(knownPlayers: 0, player: nil).words
+        let lines = ReviewScreen.wrapped(note, width: 30)
+        #expect(lines.count > 1 && lines.allSatisfy { $0.count <= 30 }, "\(lines)")
+        #expect(lines.joined(separator: " ") == note)
+        #expect(ReviewScreen.wrapped("abcdefghij klm", width: 4) == ["abcd", "efgh", "ij", "klm"])
+        #expect(ReviewScreen.wrapped("", width: 4) == [""])
+    }
+
     @Test func textIsCutAtTheEdgeAndStylesBecomeSGR() {
         var canvas = Canvas(width: 6, height: 2)
         canvas.put("abcdefgh", row: 0)
