@@ -224,6 +224,7 @@ public enum ReviewScreen {
 
     /// `text` in lines of at most `width` characters, broken at spaces (a word longer than a line is cut).
     static func wrapped(_ text: String, width: Int) -> [String] {
+        let width = max(1, width)
         var lines: [String] = [], line = ""
         for word in text.split(separator: " ", omittingEmptySubsequences: false) {
             var word = String(word)

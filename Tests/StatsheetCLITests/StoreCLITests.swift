@@ -160,6 +160,7 @@ import Testing
         #expect(r.status == 0)
         #expect(r.stdout.contains("dry run: nothing stored"))
         #expect(!r.stderr.contains("sheets/s"), "no progress bar when output is piped")
+        #expect(r.stderr.contains("note: no store at \(db) yet"), "a store given and missing is said, then read as a new one: \(r.stderr)")
         #expect(!FileManager.default.fileExists(atPath: db))
         let games = try CLITests.run(["games", "--db", db])
         #expect(games.status == 1)

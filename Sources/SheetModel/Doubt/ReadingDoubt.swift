@@ -178,7 +178,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
 
 extension FieldReading {
     /// Records a doubt. A reader's confidence stays what it measured: the judge takes from the value read the
-    /// probability the doubt says it does not keep (`capped(by:)`).
+    /// probability the doubt says it does not keep (`cappedConfidence(by:)`).
     public mutating func doubt(_ doubt: ReadingDoubt) {
         doubts.append(doubt)
     }

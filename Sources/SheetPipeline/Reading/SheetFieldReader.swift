@@ -144,9 +144,10 @@ public final class SheetFieldReader: FieldRecognizer {
                 // Ink Tesseract read no digit in (a lone 0 in a box score's small boxes, 8 of 1,098 numbers
                 // on the printed set): the network's reading is the better guess, doubted, since one
                 // reader alone saw it.
-                // Its doubts are the network's reading's, which are taken here, and one reader alone: those of
-                // Tesseract's empty reading are no doubts about this value.
-                var alone = FieldReading(value: handReading.value, text: handReading.text, confidence: handReading.cappedConfidence())
+                // Its doubts are the network's reading's and one reader alone: those of Tesseract's empty reading
+                // are no doubts about this value.
+                var alone = FieldReading(value: handReading.value, text: handReading.text, confidence: handReading.confidence,
+                                         doubts: handReading.doubts)
                 alone.doubt(.handwritingReaderAlone)
                 alone.alternatives = handReading.alternatives
                 readings[i] = alone

@@ -106,6 +106,10 @@ struct Scan: AsyncParsableCommand {
         let stored = try await reread ? [:] : sheetStore?.storedSheets() ?? [:]
         // A dry run given a store reads with what it knows, as the real run would, and only reads it.
         let known = try await dryRun ? store.openGivenForReading() : sheetStore
+        if dryRun, known == nil, let given = store.explicitPath {
+            // A mistyped path would otherwise read as a club that knows no names, silently.
+            FileHandle.standardError.write(Data(TerminalText.escaped("note: no store at \(given) yet: read as a new store would\n").utf8))
+        }
         // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
         // approved before this run.
         options.knownNames = try await known?.knownNames(kind: nil).map(\.name) ?? []
