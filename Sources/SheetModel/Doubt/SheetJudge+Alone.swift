@@ -109,21 +109,20 @@ extension SheetJudge {
     /// name was read at or over the review line and the store holds games of theirs, with the context its
     /// boxes say (another game of theirs that day in that context is unlikely); the club's otherwise.
     private func season(_ readings: [FieldReading], ink: [Int: DateInk]) -> [FieldReading] {
-        let index = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
         let log = template.gameLog
         let dates = log.map { [$0.date] } ?? template.fields.filter { $0.kind == .date }.map(\.id)
         // Surely: what the check stage would not flag (`Flagging`), with no rule yet in question.
         let flagging = Flagging(line: policy.reviewLine)
-        let athlete = log.flatMap { index[$0.athlete] }.map { readings[$0] }
+        let athlete = log.flatMap { fieldIndex[$0.athlete] }.map { readings[$0] }
             .flatMap { !flagging.flag($0, failingRules: []).flagged ? $0.value.writtenText : nil }
         // The context its boxes say, when exactly one is ticked and every box was read at or over the line.
-        let boxes = (log?.context ?? [:]).compactMap { value, id in index[id].map { (value: value, reading: readings[$0]) } }
+        let boxes = (log?.context ?? [:]).compactMap { value, id in fieldIndex[id].map { (value: value, reading: readings[$0]) } }
         let ticked = boxes.filter { $0.reading.value == .boolean(true) }
         let context = ticked.count == 1 && boxes.allSatisfy({ $0.reading.confidence >= policy.reviewLine }) ? ticked[0].value : nil
         let prior = games.prior(today: today, athlete: athlete.flatMap { $0.isEmpty ? nil : $0 }, policy: policy)
         var weighed = readings
         for id in dates {
-            guard let i = index[id], template.fields[i].kind == .date else { continue }
+            guard let i = fieldIndex[id], template.fields[i].kind == .date else { continue }
             weighed[i] = prior.weigh(readings[i], ink: ink[i], context: context)
             // A date no sum checks is trusted only from the line dates earned.
             policy.dates.apply(to: &weighed[i])
@@ -140,11 +139,10 @@ extension SheetJudge {
         guard let names, names.count(of: .player) > 0, let log = template.gameLog, let players = log.players,
               let nameColumn = players.name, let numberColumn = players.number else { return [] }
         var vouched: Set<Int> = []
-        let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
-        let team = log.role == "team" ? index[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
+        let team = log.role == "team" ? fieldIndex[log.athlete].flatMap { fields[$0].reading.value.writtenText } : nil
         let line = NamePosterior.line(policy.reviewLine, numbers: numbers)
         for row in players.rows {
-            guard let n = index[FieldID(row: row, column: nameColumn).rawValue], let d = index[FieldID(row: row, column: numberColumn).rawValue], let read = characters[n],
+            guard let n = fieldIndex[FieldID(row: row, column: nameColumn).rawValue], let d = fieldIndex[FieldID(row: row, column: numberColumn).rawValue], let read = characters[n],
                   fields[n].reading.value != .empty,
                   let posterior = names.weighPlayer(read, number: fields[d].reading, team: team) else { continue }
             let asRead = fields[n].reading
@@ -180,10 +178,9 @@ extension SheetJudge {
     /// A number already sent to a person for another reason keeps that reason alone.
     private func holdUnvouchedNumbers(_ fields: inout [(id: String, reading: FieldReading)], vouched: Set<Int>) {
         guard let players = template.gameLog?.players, let numberColumn = players.number else { return }
-        let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
         let known = names?.count(of: .player) ?? 0
         for row in players.rows {
-            guard let d = index[FieldID(row: row, column: numberColumn).rawValue], !vouched.contains(d),
+            guard let d = fieldIndex[FieldID(row: row, column: numberColumn).rawValue], !vouched.contains(d),
                   fields[d].reading.value != .empty, !fields[d].reading.doubts.contains(where: \.needsAPerson) else { continue }
             fields[d].reading.doubts.append(.noPlayerVouches(knownPlayers: known, player: nil))
         }

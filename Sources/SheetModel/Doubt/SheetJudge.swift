@@ -29,6 +29,8 @@ public struct SheetJudge: Sendable {
     /// The template's rules, parsed once per template version in the process (`RuleBook`).
     public let rules: ParsedRules
     public let policy: JudgingPolicy
+    /// Each of the template's field ids by its place: readings come one per field, in the template's order.
+    let fieldIndex: [String: Int]
     /// The day the sheet is judged on: a date after it breaks a not-future rule, and a handwritten date long
     /// before it is unlikely (`SeasonPrior`).
     public let today: Date
@@ -43,6 +45,7 @@ public struct SheetJudge: Sendable {
     public init(template: SheetTemplate, policy: JudgingPolicy = .standard, today: Date = Date()) {
         self.template = template
         self.rules = RuleBook.shared.rules(of: template)
+        self.fieldIndex = Dictionary(uniqueKeysWithValues: template.fields.enumerated().map { ($1.id, $0) })
         self.policy = policy
         self.today = today
     }

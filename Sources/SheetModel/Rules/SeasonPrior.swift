@@ -30,20 +30,20 @@ public struct SeasonPrior: Sendable {
     public var games: [GameDay]
     public var penalisesSameDay: Bool
     /// The model's numbers, documented in `JudgingPolicy.Season`.
-    public var yearsBack: Int
-    public var widening: Int
-    public var olderWeight: Double
-    public var sameDay: Double
+    public var season: JudgingPolicy.Season
     /// The least probability a reader leaves to dates it did not list (`JudgingPolicy.Sums.silentMisread`).
     public var sums: JudgingPolicy.Sums
+    public var yearsBack: Int { season.yearsBack }
+    var widening: Int { season.widening }
+    var olderWeight: Double { season.olderWeight }
+    var sameDay: Double { season.sameDay }
     var silentMisread: Double { sums.silentMisread }
 
     public init(today: Date, games: [GameDay] = [], penalisesSameDay: Bool = true, policy: JudgingPolicy = .standard) {
         self.today = today
         self.games = games
         self.penalisesSameDay = penalisesSameDay
-        yearsBack = policy.season.yearsBack; widening = policy.season.widening
-        olderWeight = policy.season.olderWeight; sameDay = policy.season.sameDay
+        season = policy.season
         sums = policy.sums
     }
 

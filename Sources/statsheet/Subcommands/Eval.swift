@@ -60,9 +60,7 @@ struct Eval: AsyncParsableCommand {
             // user's store, not even a migration; a store that does not exist is an error, never made.
             let store: any SheetStore
             do { store = try await StoreLocator.openReadingOnly(db) } catch { throw RuntimeError("\(error)") }
-            options.knownNames += try await store.knownNames(kind: nil).map(\.name)
-            options.gameDates = try await store.seasonGames()
-            options.digitExamples = try await store.digitExamples()
+            try await options.read(with: store)
             await StoreLocator.close(store)
         }
         let scanner = try SheetScanner(library: library, options: options)

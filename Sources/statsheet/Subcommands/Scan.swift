@@ -110,13 +110,7 @@ struct Scan: AsyncParsableCommand {
             // A mistyped path would otherwise read as a club that knows no names, silently.
             FileHandle.standardError.write(Data(TerminalText.escaped("note: no store at \(given) yet: read as a new store would\n").utf8))
         }
-        // Handwritten names are read against the names the store knows: imported, and learnt from every sheet
-        // approved before this run.
-        options.knownNames = try await known?.knownNames(kind: nil).map(\.name) ?? []
-        if let known, !noAdapt { options.digitExamples = try await known.digitExamples() }
-        // A handwritten date is weighed against the seasons of the games approved before this scan; the
-        // sheets of this batch teach later scans, not each other (each worker reads with the same options).
-        options.gameDates = try await known?.seasonGames() ?? SeasonGames()
+        if let known { try await options.read(with: known, adapt: !noAdapt) }
         if dryRun, let known { await StoreLocator.close(known) }
         // A document's pages are read by every worker, so a single PDF still wants them all.
         let documentsOrWatch = watch || files.contains { ["pdf", "tif", "tiff"].contains(($0 as NSString).pathExtension.lowercased()) }

@@ -4,6 +4,18 @@ import SheetModel
 import SheetPipeline
 import SheetStore
 
+extension ScanOptions {
+    /// Reads with what `store` knows, as `scan` and `eval --db` both do: its names (beside any already given),
+    /// learnt from every sheet approved before; the seasons of its approved games, which a handwritten date is
+    /// weighed against; and, with `adapt`, the digits it has labelled (`--no-adapt` reads with the network
+    /// alone). The sheets of one batch teach later scans, not each other: each worker reads with these.
+    mutating func read(with store: any SheetStore, adapt: Bool = true) async throws {
+        knownNames += try await store.knownNames(kind: nil).map(\.name)
+        gameDates = try await store.seasonGames()
+        if adapt { digitExamples = try await store.digitExamples() }
+    }
+}
+
 /// Where templates come from; shared by every command that needs them.
 struct TemplateOptions: ParsableArguments {
     @Option(name: .customLong("templates"), help: ArgumentHelp(
