@@ -9,7 +9,8 @@ public struct DiscoveredForm {
     public let page: Image
     public let scaleX: Double, scaleY: Double
     public let paper: PaperSize
-    /// The straightened page's width over its height, from which `paper` was told when not given.
+    /// The page's width over its height, from which `paper` was told when not given: through the camera for a
+    /// photo (`PageProportions`), as straightened for a flat scan.
     public let aspect: Double
     /// True when `paper` was told from `aspect` in a photo whose proportions are within a phone's
     /// perspective (`PaperSize.perspectiveShift`) of the other standard size too: the person is asked to say
@@ -80,7 +81,14 @@ public struct FormDiscovery {
         } catch {
             throw .imaging(.operationFailed("\(error)"))
         }
-        let aspect = Double(upright.width) / Double(upright.height)
+        // A photo's page is as wide as its corners say through the camera (`PageProportions`), not as its sides
+        // are long: a tilt toward the far edge shortens the page by more than Letter and A4 differ.
+        let aspect: Double
+        if let corners = found.corners, let estimate = PageProportions.estimate(corners: corners, width: image.width, height: image.height) {
+            aspect = orientation.quarterTurns % 2 == 0 ? estimate.aspect : 1 / estimate.aspect
+        } else {
+            aspect = Double(upright.width) / Double(upright.height)
+        }
         let (paper, page) = known.flatMap { paper in paper.size(landscape: aspect > 1).map { (paper, $0) } } ?? PaperSize.nearest(aspect: aspect)
         let scaleX = Double(upright.width) / page.width, scaleY = Double(upright.height) / page.height
         let boxes: BoxFinder.Found
