@@ -7,6 +7,10 @@
 #
 #   Tools/forms-figure.sh OUT [COUNT] [SEED]      # default 16 forms, seed 5601
 #
+# CAMERA=pinhole photographs the blanks through a phone's camera tilted up to 30 degrees (make_forms.py
+# --camera pinhole) rather than the default jitter of each corner: the page size is then told from the
+# page's true proportions, which a real camera's perspective keeps and the jitter does not.
+#
 # STATSHEET names the binary (default: a release build made here). VERBOSE=1 prints each draft's line.
 # Seeds used so far are listed in Tools/README.md: a seed tuned on is never reported as held out.
 set -euo pipefail
@@ -22,7 +26,7 @@ if [ -z "${STATSHEET:-}" ]; then
 fi
 
 rm -rf "$out" && mkdir -p "$out/drafts"
-"$python" Tools/make_forms.py --out "$out/forms" --count "$count" --seed "$seed" --photo >/dev/null
+"$python" Tools/make_forms.py --out "$out/forms" --count "$count" --seed "$seed" --photo --camera "${CAMERA:-jitter}" >/dev/null
 scans=() photos=()
 for n in $(seq 1 "$count"); do
     "$STATSHEET" template new --from-scan "$out/forms/form-$n.png" --id "scan-$n" --out "$out/drafts/scan-$n.json" \
@@ -35,5 +39,5 @@ done
 show() { if [ "${VERBOSE:-0}" = 1 ]; then cat; else tail -n 1; fi; }
 echo "== seed $seed, $count forms: flat 300-dpi scans"
 "$python" Tools/score_drafts.py --tolerance-mm 1 "${scans[@]}" | show
-echo "== phone photos of the same blanks"
+echo "== phone photos of the same blanks (${CAMERA:-jitter} camera)"
 "$python" Tools/score_drafts.py --tolerance-mm 2 "${photos[@]}" | show

@@ -379,7 +379,7 @@ def write_form(n, args):
         # The phone profile of make_test_sheets.py, its generator of its own so the form stays the same.
         prng = np.random.default_rng([args.seed, n, 7])
         gen = {"seed": args.seed, "form": n, "profile": "phone", "blank_dpi": args.dpi}
-        img, H, fmt, save = mts.profile_phone(prng, blank, gen, args.dpi)
+        img, H, fmt, save = mts.profile_phone(prng, blank, gen, args.dpi, camera=args.camera)
         s = args.dpi / 72.0
         Hp = H @ np.diag([s, s, 1.0])
         Hp = Hp / Hp[2, 2]
@@ -413,6 +413,10 @@ def main():
     ap.add_argument("--photo", action="store_true",
                     help="also write photos/form-N-photo.jpg, the blank photographed by a phone (make_test_sheets.py's "
                          "phone profile: perspective, rotation, quarter turns, light, background, blur, JPEG)")
+    ap.add_argument("--camera", choices=["jitter", "pinhole"], default="jitter",
+                    help="the photo's geometry: jitter (default; a rotation and each corner moved at random, as "
+                         "make_test_sheets.py's sheets) or pinhole (a phone camera tilted up to 30 degrees: the "
+                         "perspective a page's true proportions are recovered from)")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for n in range(args.start, args.start + args.count):

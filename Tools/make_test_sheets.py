@@ -938,11 +938,53 @@ def background(rng, w, h):
     return bg.astype(np.float32), kind
 
 
-def profile_phone(rng, page, gen, blank_dpi, shape=None):
+def pinhole_view(rng, pw, ph):
+    """A phone's camera over the page (pw x ph pixels of the downscaled page, on the table's plane z = 0, y
+    down): a pinhole with square pixels and its principal point at the frame's centre, a 3:4 portrait frame,
+    a main camera of 24-28 mm in 35 mm terms, tilted 0-30 degrees from square on toward any side and turned
+    up to 8 degrees about its axis, far enough that the page fills 60-85% of the frame's height square on
+    (and stays whole in the frame). Returns the homography (page px -> frame px), the frame's size and the
+    draws."""
+    f35 = float(rng.uniform(24, 28))
+    tilt, azimuth, roll = float(rng.uniform(0, 30)), float(rng.uniform(0, 360)), float(rng.uniform(-8, 8))
+    fill = float(rng.uniform(0.60, 0.85))
+    aim = np.array([pw / 2, ph / 2, 0.0]) + np.array([rng.uniform(-0.05, 0.05) * pw, rng.uniform(-0.05, 0.05) * ph, 0])
+    height = ph / fill
+    W, Hh = int(math.ceil(0.75 * height)), int(math.ceil(height))
+    f = f35 / 43.27 * math.hypot(W, Hh)
+    t, a, r = math.radians(tilt), math.radians(azimuth), math.radians(roll)
+    toward = np.array([math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), -math.cos(t)])
+    distance = f * ph / (fill * Hh)
+    while True:
+        C = aim + distance * toward
+        z = (aim - C) / np.linalg.norm(aim - C)
+        x = np.array([1.0, 0, 0]) - z[0] * z
+        x /= np.linalg.norm(x)
+        y = np.cross(z, x)
+        x, y = math.cos(r) * x + math.sin(r) * y, -math.sin(r) * x + math.cos(r) * y
+        R = np.stack([x, y, z])
+        M = np.array([[f, 0, W / 2], [0, f, Hh / 2], [0, 0, 1.0]]) @ np.column_stack([R[:, 0], R[:, 1], -R @ C])
+        quad = apply_h(M, [(0, 0), (pw, 0), (pw, ph), (0, ph)])
+        if quad[:, 0].min() >= 0.03 * W and quad[:, 0].max() <= 0.97 * W and \
+                quad[:, 1].min() >= 0.03 * Hh and quad[:, 1].max() <= 0.97 * Hh:
+            break
+        distance *= 1.05
+    draws = dict(camera="pinhole", focal_35mm=round(f35, 2), tilt_deg=round(tilt, 2), azimuth_deg=round(azimuth, 1),
+                 roll_deg=round(roll, 2), distance_px=round(float(distance), 1))
+    return M / M[2, 2], W, Hh, draws
+
+
+def profile_phone(rng, page, gen, blank_dpi, shape=None, camera="jitter"):
+    """camera: "jitter" (the default: a rotation and each corner moved at random) or "pinhole" (a real
+    camera's perspective, `pinhole_view`; what a page's true proportions can be recovered from)."""
     # effective dpi 150..300, skewed low (smaller files; phones are often shared downscaled)
     dpi = int(round(150 + 150 * rng.random() ** 2.5))
     page_s, kx, ky = downscale(page, dpi / blank_dpi)
     pw, ph = page_s.size
+    if camera == "pinhole":
+        M, W, Hh, draws = pinhole_view(rng, pw, ph)
+        gen.update(draws)
+        return finish_phone(rng, page_s, M, W, Hh, gen, shape, dpi, kx, ky, theta=0.0, jit=np.zeros((4, 2)))
     theta = float(rng.uniform(-8, 8))
     R = rot_about(theta, pw / 2, ph / 2)
     src = [(0, 0), (pw, 0), (pw, ph), (0, ph)]
@@ -966,7 +1008,13 @@ def profile_phone(rng, page, gen, blank_dpi, shape=None):
     W, Hh = int(math.ceil(w)), int(math.ceil(h))
     quad = quad + off
     M = homography_from_points(src, quad)
+    return finish_phone(rng, page_s, M, W, Hh, gen, shape, dpi, kx, ky, theta, jit)
 
+
+def finish_phone(rng, page_s, M, W, Hh, gen, shape, dpi, kx, ky, theta, jit):
+    """The page seen through M (page px -> photo px) in a W x Hh frame: the background, a shadow, the room's
+    light, noise, blur, sometimes a quarter turn, and JPEG."""
+    pw = page_s.size[0]
     if shape is None:
         warped = np.asarray(warp(page_s, M, (W, Hh), (0, 0, 0)), dtype=np.float32)
         mask_img = warp(Image.new("L", page_s.size, 255), M, (W, Hh), 0)
