@@ -1,4 +1,5 @@
 import Foundation
+import OCRKit
 import SheetModel
 import Testing
 @testable import SheetPipeline
@@ -57,6 +58,40 @@ import Testing
         let estimate = try #require(PageProportions.estimate(corners: corners, width: 3024, height: 4032))
         #expect(estimate.focal == nil)
         #expect(abs(estimate.aspect - 612.0 / 792) < 0.001)
+    }
+
+    /// `template new` on a Letter form photographed 25° off square on toward its side (so its sides' lengths
+    /// say A4), upright and turned a quarter: the draft is Letter, with no doubt to ask about.
+    @Test(arguments: [0, 1])
+    func aTiltedPhotoOfALetterFormIsDraftedAsLetter(quarterTurns: Int) throws {
+        let truth = try FormDiscoveryTests.clubForm()
+        let render = try SheetRenderer(template: truth, dpi: 150).render().grayBuffer()
+        let (w, h) = (truth.page.width, truth.page.height)
+        // The 3024 × 4032 frame at half size: the same view, and the form's boxes still a few pixels wide.
+        var corners = Self.photographedCorners(width: w, height: h, tilt: 25, azimuth: 0, roll: 4).map { Point(x: $0.x / 2, y: $0.y / 2) }
+        var size = (1512, 2016)
+        let sides = (corners[0].distance(to: corners[1]) + corners[3].distance(to: corners[2]))
+            / (corners[0].distance(to: corners[3]) + corners[1].distance(to: corners[2]))
+        #expect(PaperSize.nearest(aspect: sides).0 == .a4, "the sides say \(sides): the photo shows nothing")
+        for _ in 0..<quarterTurns {
+            corners = corners.map { Point(x: Double(size.1) - $0.y, y: $0.x) }
+            size = (size.1, size.0)
+        }
+        let page = [Point(x: 0, y: 0), Point(x: w, y: 0), Point(x: w, y: h), Point(x: 0, y: h)]
+        let back = try #require(Homography(from: page, to: corners)?.inverse)
+        let s = 150.0 / 72
+        var photo = GrayBuffer(width: size.0, height: size.1, fill: 70)
+        for y in 0..<size.1 {
+            for x in 0..<size.0 {
+                let p = back.apply(Point(x: Double(x) + 0.5, y: Double(y) + 0.5))
+                guard p.x >= 0, p.y >= 0, p.x < w, p.y < h else { continue }
+                photo.pixels[y * size.0 + x] = UInt8(render.sample(p.x * s, p.y * s).rounded())
+            }
+        }
+        let form = try FormDiscovery().discover(try Image(photo), id: "tilted", title: "Tilted", engine: try TesseractEngine(useDictionary: true, alternatives: false))
+        #expect(form.quarterTurns == (4 - quarterTurns) % 4)
+        #expect(form.paper == .letter && !form.paperInDoubt, "\(form.paper), proportions \(form.aspect)")
+        #expect(abs(form.aspect / (w / h) - 1) < 0.015, "proportions \(form.aspect)")
     }
 
     /// Four corners on a line are no page.

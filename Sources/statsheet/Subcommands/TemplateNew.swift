@@ -74,8 +74,8 @@ extension TemplateCommand {
             print("wrote \(out) (\(t.fields.count) field\(t.fields.count == 1 ? "" : "s"), \((t.landmarks ?? []).count) landmarks, \(form.paper)) and \(preview)")
             if form.paperInDoubt, let other = form.paper.other {
                 print("""
-                    note: the page's proportions in the photo (\(String(format: "%.3f", form.aspect))) fit \(other) nearly as well as \(form.paper): \
-                    a phone's perspective moves them by a few percent. If the paper is \(other), run again with --paper \(other.rawValue).
+                    note: the paper's proportions found in the photo (\(String(format: "%.3f", form.aspect))) fit \(other) nearly as well as \(form.paper): \
+                    a photo gives them only to a few percent. If the paper is \(other), run again with --paper \(other.rawValue).
                     """)
             }
         }
