@@ -38,6 +38,36 @@ import Testing
         #expect(!wrong.stillFailing.isEmpty)
     }
 
+    /// Two misreads in the clears column, which has one sum: the unsure 1 is mended to what the sum wants,
+    /// which absorbs the sure misread (5 read 8 at 90). That sum is spent on the mend, so nothing checks the
+    /// 8: it is held to the line numbers no rule checks are, and flagged. A number at 99 in the same column,
+    /// and a number whose other sum holds as read, pass.
+    @Test func aCountWhoseOnlySumWasSpentMendingAnotherIsHeld() throws {
+        var readings = SheetPosteriorTests.readings([
+            "q1.clears": (.integer(1), [(.integer(1), 0.5), (.integer(7), 0.3)]),
+            "q3.clears": (.integer(8), [(.integer(8), 0.9), (.integer(5), 0.08)]),
+            "q2.shots": (.integer(16), [(.integer(16), 0.55), (.integer(10), 0.40), (.integer(18), 0.05)]),
+        ])
+        let saves = try #require(readings.firstIndex { $0.id == "q2.saves" })
+        readings[saves].reading.confidence = 90
+        let judged = Self.judge.judge(SheetEvidence(readings: readings.map(\.reading), writing: .hand))
+        let fields = Dictionary(uniqueKeysWithValues: judged.fields.map { ($0.id, $0.reading) })
+        let q1 = try #require(fields["q1.clears"]), q3 = try #require(fields["q3.clears"])
+        #expect(q1.inkValue == .integer(1) && q1.flagged, "\(q1)")
+        #expect(q3.value == .integer(8) && q3.flagged && q3.doubts.contains(.noSumVouches(mended: ["q1.clears"])), "\(q3)")
+        #expect(q3.confidence < 70 && q3.confidenceAlone >= 70 && q3.flagCause(line: 70) == .sureButDoubted)
+        #expect(fields["q4.clears"]?.flagged == false && fields["total.clears"]?.flagged == false)
+        // q2.saves is in q2's balance, spent mending q2.shots, and in the saves column, which holds as read.
+        #expect(fields["q2.saves"]?.flagged == false, "\(String(describing: fields["q2.saves"]))")
+
+        // Judged again with the person's value for the 1, the column's sum holds as its numbers read: the 8 is
+        // checked again, and the sum now says it is wrong.
+        let again = Self.judge.rejudge(judged.fields, settled: ["q1.clears": .integer(3)])
+        let q3Again = try #require(again.fields.first { $0.id == "q3.clears" }?.reading)
+        #expect(!q3Again.doubts.contains(.noSumVouches(mended: ["q1.clears"])))
+        #expect(q3Again.value == .integer(5) || q3Again.flagged, "\(q3Again)")
+    }
+
     /// The review line is the policy's: the same reading is flagged under a higher line and passes a lower one.
     @Test func theLineIsThePolicys() {
         var readings = SheetPosteriorTests.readings([:]).map(\.reading)

@@ -6,7 +6,8 @@ extension FieldReading {
         /// The reader alone was under the line: an unclear digit, a struck-out number's correction, a number
         /// no rule checks.
         case unsureInk = "unsure_ink"
-        /// The reader was sure, but the sheet's rules made its value doubtful.
+        /// The reader was sure, but the sheet's rules made its value doubtful, or no rule checks it once its sums
+        /// were spent mending another number (`ReadingDoubt.noSumVouches`).
         case sureButDoubted = "sure_but_doubted"
         /// Read at or over the line and flagged all the same (a wide mark on a number no rule checks).
         case reader = "reader"

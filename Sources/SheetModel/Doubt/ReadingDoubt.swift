@@ -71,6 +71,9 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// The field's printed box was not found where its cell was cut, even after the page's shape was fitted:
     /// the paper is folded, torn or covered there, and a box line or a neighbour's ink may be read as a digit.
     case boxMisplaced
+    /// A count every sum of which the judge spent mending other numbers (`mended`): no rule checks it any
+    /// more, and it is held to the line handwriting no rule checks is (`SheetJudge.holdCountsNoSumVouchesFor`).
+    case noSumVouches(mended: [String])
     /// A rule this number is in does not hold with the values shown.
     case inFailingRule(String)
     /// The confidence is under the review line.
@@ -107,7 +110,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// player's), so that the check stage, flagging it, need not name the review line as well (`Flagging`).
     public var isItsOwnLine: Bool {
         switch self {
-        case .uncheckedHandwriting, .nameUnderItsLine, .unknownName, .notThePlayersNumber, .noPlayerVouches: true
+        case .uncheckedHandwriting, .nameUnderItsLine, .unknownName, .notThePlayersNumber, .noPlayerVouches, .noSumVouches: true
         default: false
         }
     }
@@ -157,6 +160,8 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case .noPlayerVouches(_, let player?): "\(player)'s number is not known yet: approve this sheet and it is"
         case .noPlayerVouches: "no known player has this name and number: a new player's, shown as read"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
+        case .noSumVouches(let mended):
+            "no sum checks it: its sum\(mended.count == 1 ? " was" : "s were") used to mend \(mended.joined(separator: ", "))"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"
         case .earlierNote(let note): note

@@ -67,8 +67,10 @@ public struct SheetJudge: Sendable {
         let inkFailures = failures(Dictionary(uniqueKeysWithValues: readings.map { ($0.id, $0.reading.value) }))
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))
             .filter { $0.severity == .error }
+        var shown = weighed.readings
+        holdCountsNoSumVouchesFor(&shown, stillFailing: Set(stillFailing.map(\.rule)), settled: settled)
         let flagging = Flagging(line: policy.reviewLine)
-        let fields = weighed.readings.map { field in
+        let fields = shown.map { field in
             (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))
         }
         return SheetJudgement(fields: fields, inkFailures: inkFailures, stillFailing: stillFailing, outcome: weighed.outcome)
@@ -90,7 +92,7 @@ public struct SheetJudge: Sendable {
             reading.flagged = false
             reading.doubts.removeAll {
                 switch $0 {
-                case .inFailingRule, .underTheLine: true
+                case .inFailingRule, .underTheLine, .noSumVouches: true
                 default: false
                 }
             }
