@@ -29,9 +29,10 @@ struct PageProportions {
     static let believedFocal = 0.3...2.5
     /// How far out of the photo's plane both of the page's axes must point (the height over the length of
     /// n₂ and n₃, about a degree with a main camera) for the corners to give the focal length. Chosen on
-    /// simulated photos through 13–77 mm lenses, corners 1.5 pixels off: with no such bar, about one
-    /// main-camera photo in a hundred came out more than 4.6% off (half the way to the other size), up to 35%,
-    /// through a focal length the corners' error made; with this bar, one in 3,000, 5.4% off.
+    /// simulated photos, corners 1.5 pixels off (`Tools/page_proportions_sim.py`): through a main camera, with no
+    /// such bar 16 of 3,000 came out more than 4.6% off (half the way to the other size), up to 37%, through a
+    /// focal length the corners' error made; with it none, 3.9% at most (by the sides' lengths, 567). Through a
+    /// 2× or 3× lens it lets 25 and 47 in 1,000 through that far (14 and 21 without it; 250 and 271 by the sides).
     static let leastTilt = 0.02
 
     /// The page's width over its height, and the focal length (in image diagonals) the corners gave, nil when
