@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 TYPICAL_FOCAL = 0.6       # PageProportions.typicalFocal, in image diagonals
-BELIEVED = (0.3, 2.5)     # PageProportions.believedFocal
+BELIEVED = (0.25, 2.5)    # PageProportions.believedFocal
 
 
 def photographed(rng, page_w, page_h, f35):

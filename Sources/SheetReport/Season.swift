@@ -331,21 +331,23 @@ struct TeamSeason: Sendable, SeasonedGames {
     }
 }
 
-/// Why a field is flagged, in the three words a coach can act on: the reader doubted the ink, a rule of the
-/// sheet failed around it, or it names someone the store has not met (a name, or a player's number).
+/// Why a field is flagged, in the three words a coach can act on: the reader doubted the ink, the sheet's sums
+/// did (they failed around it, chose its value, doubted a sure reading or were spent mending another number),
+/// or it names someone the store has not met (a name, or a player's number).
 enum TrustCause: String, CaseIterable, Sendable {
     case reader, rule, newName
 
     var label: String {
         switch self {
         case .reader: "the reader's doubt"
-        case .rule: "a failing rule"
+        case .rule: "the sums"
         case .newName: "a new name or number"
         }
     }
 
-    /// A new name, or a number no known player vouches for, first (whatever else), then a rule's doing (a value
-    /// from the sums, a sure reading a rule doubts, a field of a failing rule), else the reader's own doubt.
+    /// A new name, or a number no known player vouches for, first (whatever else), then the sums' doing (a value
+    /// from the sums, a sure reading they doubt or no longer check, a field of a failing rule), else the reader's
+    /// own doubt.
     init(_ flagged: FlaggedReading, line: Double) {
         let doubts = flagged.reading.doubts
         if doubts.contains(where: { switch $0 { case .unknownName, .noPlayerVouches: true; default: false } }) {

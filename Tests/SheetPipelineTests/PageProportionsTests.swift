@@ -9,11 +9,12 @@ import Testing
 /// the tilts people hold a phone at, and told from them as Letter or A4.
 @Suite struct PageProportionsTests {
     /// The corners of a `width` × `height` page (points) in a 3024 × 4032 photo taken from `tilt` degrees off
-    /// square on, toward `azimuth`, turned `roll` degrees about the lens's axis, the page filling about 70%
-    /// of the frame's height square on.
-    static func photographedCorners(width: Double, height: Double, tilt: Double, azimuth: Double, roll: Double) -> [Point] {
+    /// square on, toward `azimuth`, turned `roll` degrees about the lens's axis, through a `lens` mm (35 mm
+    /// terms) lens, the page filling about 70% of the frame's height square on.
+    static func photographedCorners(width: Double, height: Double, tilt: Double, azimuth: Double, roll: Double,
+                                    lens: Double = 26) -> [Point] {
         let frameWidth = 3024.0, frameHeight = 4032.0
-        let focal = 26 / 43.27 * (frameWidth * frameWidth + frameHeight * frameHeight).squareRoot()
+        let focal = lens / 43.27 * (frameWidth * frameWidth + frameHeight * frameHeight).squareRoot()
         let (t, a, r) = (tilt * .pi / 180, azimuth * .pi / 180, roll * .pi / 180)
         let distance = focal * height / (0.7 * frameHeight)
         let aim = [width / 2, height / 2, 0.0]
@@ -49,6 +50,23 @@ import Testing
             }
         }
         #expect(sidesWrong > 0, "the sides' lengths told every tilt right: the test shows nothing")
+    }
+
+    /// Tilted toward a side that is no axis of the page, both axes leave the photo's plane: the corners give
+    /// the lens's focal length, whichever phone lens took it (ultra-wide to 3×), and the paper's proportions
+    /// with it, within 1%. (Toward an axis only one axis tilts and the typical lens is used; at 45° the
+    /// proportions hardly depend on the lens: neither would show a wrong focal length.)
+    @Test(arguments: [13.0, 26, 52, 77])
+    func theCornersGiveTheLensAndTheProportions(lens: Double) throws {
+        for tilt in [12.0, 20, 30] {
+            for azimuth in [20.0, 65, 110, 200, 290] {
+                let corners = Self.photographedCorners(width: 612, height: 792, tilt: tilt, azimuth: azimuth, roll: -5, lens: lens)
+                let estimate = try #require(PageProportions.estimate(corners: corners, width: 3024, height: 4032))
+                let focal = try #require(estimate.focal, "tilt \(tilt)°, azimuth \(azimuth)°: no focal length")
+                #expect(abs(focal / (lens / 43.27) - 1) < 0.02, "tilt \(tilt)°, azimuth \(azimuth)°: \(focal)")
+                #expect(abs(estimate.aspect / (612.0 / 792) - 1) < 0.01, "tilt \(tilt)°, azimuth \(azimuth)°: \(estimate)")
+            }
+        }
     }
 
     /// Taken square on, the corners cannot give the focal length; the typical phone's is used, and the

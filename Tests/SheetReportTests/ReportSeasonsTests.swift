@@ -109,7 +109,7 @@ import Testing
         #expect(state.trustCauses.map(\.fields) == [1, 1, 1])
         #expect((state.valuesChanged, state.valuesConfirmed) == (1, 1))
         let html = ReportPage.render(data)
-        #expect(html.contains("1 the reader&#39;s doubt, 1 a failing rule, 1 a new name or number"))
+        #expect(html.contains("1 the reader&#39;s doubt, 1 the sums, 1 a new name or number"))
         #expect(!html.contains("under the confidence threshold"))
         #expect(html.contains(">confirmed</td>") && html.contains(">changed</td>"))
     }

@@ -23,12 +23,12 @@ public struct JudgingPolicy: Sendable {
     /// 20 by MNIST writers (seed 5961) had 88, none wrong: no line tells a stranger's sure misread apart.
     public var digitStrings = HandwritingDoubt(trusted: 95, earned: 69, kind: .digitString)
 
-    /// A count whose every sum the judge spent mending other numbers of it is checked by no rule, as a jersey
-    /// number is not: held to the same line (`SheetJudge.holdCountsNoSumVouchesFor`). On 40 lacrosse sheets
-    /// by USPS writers (seed 5901), 3 of the 4 numbers wrong and unflagged were such counts, read at 88–92
-    /// beside a mend in their clears column, which has no other sum (two misreads, one mended to absorb the
-    /// other).
-    public var countsNoSumVouchesFor: HandwritingDoubt { digitStrings }
+    /// A count whose every sum the judge spent mending other numbers is checked by no rule, as a jersey number
+    /// is not: held to the same line by design, not a line of its own (`SheetJudge.holdCountsWithOnlySpentSums`).
+    /// On 40 lacrosse sheets by USPS writers (seed 5901), 3 of the 4 numbers wrong and unflagged were such
+    /// counts, read at 88–92 beside a mend in their clears column, which has no other sum (two misreads, one
+    /// mended to absorb the other). It holds printed counts too, which are read that unsure far less often.
+    public var spentSums: HandwritingDoubt { digitStrings }
 
     /// Handwritten dates, after their season has weighed them (`SeasonPrior`): a date only its ink and its
     /// season vouch for is trusted from 97 up. At 92.8–97, 200 dates by USPS writers (whom the network never

@@ -72,7 +72,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
     /// the paper is folded, torn or covered there, and a box line or a neighbour's ink may be read as a digit.
     case boxMisplaced
     /// A count every sum of which the judge spent mending other numbers (`mended`): no rule checks it any
-    /// more, and it is held to the line handwriting no rule checks is (`SheetJudge.holdCountsNoSumVouchesFor`).
+    /// more, and it is held to the line numbers no rule checks are (`SheetJudge.holdCountsWithOnlySpentSums`).
     case noSumVouches(mended: [String])
     /// A rule this number is in does not hold with the values shown.
     case inFailingRule(String)
@@ -100,7 +100,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         // checks, read under the line such readings earned (`HandwritingDoubt`), has nothing but
         // a person to check it.
         case .struckOutCorrection, .unreadableMark, .boxMisplaced, .unknownName, .notThePlayersNumber, .nameUnderItsLine,
-             .uncheckedHandwriting, .noPlayerVouches: true
+             .uncheckedHandwriting, .noPlayerVouches, .noSumVouches: true
         default: false
         }
     }
@@ -160,8 +160,7 @@ public enum ReadingDoubt: Sendable, Equatable, Hashable, Codable {
         case .noPlayerVouches(_, let player?): "\(player)'s number is not known yet: approve this sheet and it is"
         case .noPlayerVouches: "no known player has this name and number: a new player's, shown as read"
         case .boxMisplaced: "its printed box is not where the sheet's fit puts it: folded, torn or covered here?"
-        case .noSumVouches(let mended):
-            "no sum checks it: its sum\(mended.count == 1 ? " was" : "s were") used to mend \(mended.joined(separator: ", "))"
+        case .noSumVouches(let mended): "no sum is left to check it: mending \(mended.joined(separator: ", ")) spent its sums"
         case .inFailingRule(let rule): "in failing rule \(rule)"
         case .underTheLine(let line): "under the review line \(Int(line))"
         case .earlierNote(let note): note

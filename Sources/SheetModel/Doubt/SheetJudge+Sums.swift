@@ -1,6 +1,6 @@
 extension SheetJudge {
     /// Holds each count no sum vouches for any more to the line numbers no rule checks are held to
-    /// (`JudgingPolicy.countsNoSumVouchesFor`).
+    /// (`JudgingPolicy.spentSums`), printed or handwritten.
     ///
     /// A sum (an error rule `a + b + … == c`) vouches for its counts when it holds with each of them shown as
     /// its ink read it. When the judge mends a number to make a sum hold, the sum's one equation is spent
@@ -10,19 +10,19 @@ extension SheetJudge {
     /// needed a mend is as unchecked as a jersey number, and passes only as sure as one must. A count in a sum
     /// that still fails is flagged by it (`Flagging`); a count a person set, or one shown other than its ink
     /// read it, is left as it is.
-    func holdCountsNoSumVouchesFor(_ fields: inout [(id: String, reading: FieldReading)], stillFailing: Set<String>, settled: Set<String>) {
-        let line = policy.countsNoSumVouchesFor
+    func holdCountsWithOnlySpentSums(_ fields: inout [(id: String, reading: FieldReading)], stillFailing: Set<String>, settled: Set<String>) {
+        let line = policy.spentSums
         let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
         // Each error sum's counts, and whether a count in it is shown other than its ink read it.
-        var sumsOf: [String: [(rule: String, mended: [String])]] = [:]
+        var sumsOfCount: [String: [(rule: String, mended: [String])]] = [:]
         for (k, rule) in rules.rules.enumerated() where rule.spec.effectiveSeverity == .error {
             guard case .binary(.equal, _, _)? = rule.expression else { continue }
             let counts = rules.fieldIDs[k].filter { id in index[id] != nil && fieldIndex[id].map { template.fields[$0].kind == .count } == true }
             guard counts.count >= 2 else { continue }
             let mended = counts.filter { fields[index[$0]!].reading.inkValue != nil }
-            for id in counts { sumsOf[id, default: []].append((rule.spec.id, mended)) }
+            for id in counts { sumsOfCount[id, default: []].append((rule.spec.id, mended)) }
         }
-        for (id, sums) in sumsOf where !settled.contains(id) {
+        for (id, sums) in sumsOfCount where !settled.contains(id) {
             var reading = fields[index[id]!].reading
             guard reading.inkValue == nil, reading.value != .empty, reading.confidence < line.trusted,
                   !sums.contains(where: { stillFailing.contains($0.rule) || $0.mended.isEmpty }) else { continue }

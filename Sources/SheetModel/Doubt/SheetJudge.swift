@@ -68,7 +68,7 @@ public struct SheetJudge: Sendable {
         let stillFailing = failures(Dictionary(uniqueKeysWithValues: weighed.readings.map { ($0.id, $0.reading.value) }))
             .filter { $0.severity == .error }
         var shown = weighed.readings
-        holdCountsNoSumVouchesFor(&shown, stillFailing: Set(stillFailing.map(\.rule)), settled: settled)
+        holdCountsWithOnlySpentSums(&shown, stillFailing: Set(stillFailing.map(\.rule)), settled: settled)
         let flagging = Flagging(line: policy.reviewLine)
         let fields = shown.map { field in
             (id: field.id, reading: flagging.flag(field.reading, failingRules: stillFailing.filter { $0.fields.contains(field.id) }.map(\.rule)))

@@ -12,8 +12,8 @@ public struct DiscoveredForm {
     /// The page's width over its height, from which `paper` was told when not given: through the camera for a
     /// photo (`PageProportions`), as straightened for a flat scan.
     public let aspect: Double
-    /// True when `paper` was told from `aspect` in a photo whose proportions are within a phone's
-    /// perspective (`PaperSize.perspectiveShift`) of the other standard size too: the person is asked to say
+    /// True when `paper` was told from `aspect` in a photo whose proportions are within what a photo may leave
+    /// in them (`PaperSize.perspectiveShift`) of the other standard size too: the person is asked to say
     /// (`--paper`), since a draft at the wrong size is scaled by 6% (a box 5 inches down lands 7 mm off).
     public var paperInDoubt: Bool {
         !paperGiven && corners != nil && paper.photoMayBeTheOther(aspect: aspect)
@@ -58,7 +58,7 @@ public struct FormDiscovery {
     /// - Parameters:
     ///   - engine: reads the form's print to orient the page and label the fields.
     ///   - paper: the paper's size when the person knows it; otherwise the standard size nearest the page's
-    ///     proportions (a photo's perspective can move them by half the 9% between Letter and A4).
+    ///     proportions (in a photo, those its corners give through the camera: `PageProportions`).
     public func discover(_ image: Image, id: String, title: String, engine: TesseractEngine,
                          paper known: PaperSize? = nil) throws(FormDiscoveryError) -> DiscoveredForm {
         let found = try PageFinder().find(in: image)

@@ -23,14 +23,14 @@ struct PageProportions {
     /// A phone's main camera in 35 mm terms is 24–28 mm against the 43.3 mm diagonal of 35 mm film: its focal
     /// length is about 0.6 of the image's diagonal in pixels.
     static let typicalFocal = 0.6
-    /// Focal lengths (in image diagonals) a photo's corners are believed for: from a wide lens (13 mm) to a
-    /// phone's 3× camera (77 mm), with room. Outside it the corners say too little (a photo taken square on,
-    /// or a photo cropped off its centre) and `typicalFocal` is used.
-    static let believedFocal = 0.3...2.5
+    /// Focal lengths (in image diagonals) a photo's corners are believed for: from an ultra-wide lens (13 mm,
+    /// 0.30) to a phone's 3× camera (77 mm, 1.78), with room either side. Outside it the corners say too little
+    /// (a photo taken square on, or cropped off its centre) and `typicalFocal` is used.
+    static let believedFocal = 0.25...2.5
     /// How far out of the photo's plane both of the page's axes must point (the height over the length of
     /// n₂ and n₃, about a degree with a main camera) for the corners to give the focal length. Chosen on
     /// simulated photos, corners 1.5 pixels off (`Tools/page_proportions_sim.py`): through a main camera, with no
-    /// such bar 16 of 3,000 came out more than 4.6% off (half the way to the other size), up to 37%, through a
+    /// such bar 17 of 3,000 came out more than 4.6% off (half the way to the other size), up to 37%, through a
     /// focal length the corners' error made; with it none, 3.9% at most (by the sides' lengths, 567). Through a
     /// 2× or 3× lens it lets 25 and 47 in 1,000 through that far (14 and 21 without it; 250 and 271 by the sides).
     static let leastTilt = 0.02

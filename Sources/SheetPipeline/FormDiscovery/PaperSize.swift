@@ -29,13 +29,14 @@ public enum PaperSize: String, Sendable, Equatable, CaseIterable, CustomStringCo
     /// perspective and the page's crop leave a few percent.
     static let tolerance = 0.08
 
-    /// How far (relative) a photographed page's proportions may be from the paper's: on 130 simulated phone
-    /// photos of Letter sheets (make_test_sheets.py's `phone` profile, whose corners are each moved at random
-    /// and so give no camera to undo: `PageProportions` keeps their sides' proportions), by 1.8% at the median,
-    /// 5.8% at the 95th percentile and 10.6% at most, more than the 4.6% from either size to their midpoint.
-    /// Through a camera the corners give the paper's own proportions far closer (`Tools/forms-figure.sh` with
-    /// CAMERA=pinhole), but a photo cropped off its centre gives no camera either. A photo whose proportions
-    /// are within this of the other size may be of either.
+    /// How far (relative) a photographed page's proportions may be from the paper's, when the photo's corners
+    /// give no camera to undo: measured by the sides' lengths on 130 simulated phone photos of Letter sheets
+    /// (make_test_sheets.py's `phone` profile, whose corners are each moved at random, as no camera moves them),
+    /// 1.8% at the median, 5.8% at the 95th percentile and 10.6% at most, more than the 4.6% from either size to
+    /// their midpoint. Through a phone's camera `PageProportions` recovers them within 1% at the 95th
+    /// percentile (`Tools/page_proportions_sim.py`), but a photo cropped off its centre, or taken through
+    /// another lens square on along one side, is off by as much as the sides. A photo whose proportions are
+    /// within this of the other size may be of either.
     static let perspectiveShift = 0.058
 
     /// True when a photographed page told as this size by its proportions `aspect` is within a phone's
