@@ -12,15 +12,15 @@ extension SheetJudge {
     /// read it, is left as it is.
     func holdCountsWithOnlySpentSums(_ fields: inout [(id: String, reading: FieldReading)], stillFailing: Set<String>, settled: Set<String>) {
         let line = policy.spentSums
+        // By id, not `fieldIndex`: a stored sheet judged again (`rejudge`) need not hold its fields in the template's order.
         let index = Dictionary(uniqueKeysWithValues: fields.enumerated().map { ($1.id, $0) })
-        // Each error sum's counts, and whether a count in it is shown other than its ink read it.
+        // Each sum a count is in, with the counts of it shown other than their ink read them.
         var sumsOfCount: [String: [(rule: String, mended: [String])]] = [:]
-        for (k, rule) in rules.rules.enumerated() where rule.spec.effectiveSeverity == .error {
-            guard case .binary(.equal, _, _)? = rule.expression else { continue }
-            let counts = rules.fieldIDs[k].filter { id in index[id] != nil && fieldIndex[id].map { template.fields[$0].kind == .count } == true }
+        for sum in rules.sums {
+            let counts = sum.counts.filter { index[$0] != nil }
             guard counts.count >= 2 else { continue }
             let mended = counts.filter { fields[index[$0]!].reading.inkValue != nil }
-            for id in counts { sumsOfCount[id, default: []].append((rule.spec.id, mended)) }
+            for id in counts { sumsOfCount[id, default: []].append((sum.rule, mended)) }
         }
         for (id, sums) in sumsOfCount where !settled.contains(id) {
             var reading = fields[index[id]!].reading

@@ -38,6 +38,9 @@ public struct ParsedRules: Sendable {
     /// Every rule's field-id patterns expanded (`RuleEvaluator.expansions`), and the fields' kinds by id.
     let expansions: [String: [String]]
     let kinds: [String: FieldKind]
+    /// Each error rule that is a sum (`a + b + … == c`) over two or more counts, by its id, with those counts: what
+    /// vouches for a count when it holds as read (`SheetJudge.holdCountsWithOnlySpentSums`).
+    let sums: [(rule: String, counts: [String])]
 
     public init(_ template: SheetTemplate) {
         rules = (template.rules ?? []).map { ($0, try? RuleParser.parse($0.check)) }
@@ -45,7 +48,13 @@ public struct ParsedRules: Sendable {
             .flatMap { Expression.ids($0.valueReferences, in: template.fields) })
         fieldIDs = rules.map { $0.expression?.fieldIDs(in: template.fields) ?? [] }
         expansions = RuleEvaluator.expansions(of: rules.compactMap(\.expression).flatMap(\.fieldReferences), in: template.fields)
-        kinds = RuleEvaluator.kinds(of: template.fields)
+        let kinds = RuleEvaluator.kinds(of: template.fields)
+        self.kinds = kinds
+        sums = zip(rules, fieldIDs).compactMap { rule, ids in
+            guard rule.spec.effectiveSeverity == .error, case .binary(.equal, _, _)? = rule.expression else { return nil }
+            let counts = ids.filter { kinds[$0] == .count }
+            return counts.count >= 2 ? (rule.spec.id, counts) : nil
+        }
     }
 }
 

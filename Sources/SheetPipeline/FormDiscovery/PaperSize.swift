@@ -25,6 +25,11 @@ public enum PaperSize: String, Sendable, Equatable, CaseIterable, CustomStringCo
         return landscape ? PageSize(width: portrait.height, height: portrait.width) : portrait
     }
 
+    /// The standard size's width over its height in the page's orientation; nil for `own`.
+    public func proportions(landscape: Bool) -> Double? {
+        size(landscape: landscape).map { $0.width / $0.height }
+    }
+
     /// How far (relative) a page's aspect may be from a standard size's and still be taken as it: a phone's
     /// perspective and the page's crop leave a few percent.
     static let tolerance = 0.08

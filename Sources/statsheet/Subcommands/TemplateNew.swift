@@ -73,8 +73,11 @@ extension TemplateCommand {
             let t = form.template
             print("wrote \(out) (\(t.fields.count) field\(t.fields.count == 1 ? "" : "s"), \((t.landmarks ?? []).count) landmarks, \(form.paper)) and \(preview)")
             if form.paperInDoubt, let other = form.paper.other {
+                let standard = [PaperSize.letter, .a4].compactMap { paper in
+                    paper.proportions(landscape: form.aspect > 1).map { "\(paper) \(String(format: "%.3f", $0))" }
+                }.joined(separator: ", ")
                 print("""
-                    note: the paper's proportions found in the photo (\(String(format: "%.3f", form.aspect)); Letter is \(form.aspect > 1 ? "1.294, A4 1.414" : "0.773, A4 0.707")) fit \(other) nearly as well as \(form.paper): \
+                    note: the paper's proportions found in the photo (\(String(format: "%.3f", form.aspect)); \(standard)) fit \(other) nearly as well as \(form.paper): \
                     a photo gives them only to a few percent. If the paper is \(other), run again with --paper \(other.rawValue).
                     """)
             }
