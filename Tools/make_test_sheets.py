@@ -938,6 +938,19 @@ def background(rng, w, h):
     return bg.astype(np.float32), kind
 
 
+def pinhole_homography(aim, lens, roll, f, W, Hh):
+    """The homography from the table's plane (z = 0, y down) to a W x Hh frame of a pinhole at `lens` looking at
+    `aim`, turned `roll` radians about its axis: square pixels, focal length f pixels, principal point at the
+    frame's centre. Not normalised."""
+    z = (aim - lens) / np.linalg.norm(aim - lens)
+    x = np.array([1.0, 0, 0]) - z[0] * z
+    x /= np.linalg.norm(x)
+    y = np.cross(z, x)
+    x, y = math.cos(roll) * x + math.sin(roll) * y, -math.sin(roll) * x + math.cos(roll) * y
+    R = np.stack([x, y, z])
+    return np.array([[f, 0, W / 2], [0, f, Hh / 2], [0, 0, 1.0]]) @ np.column_stack([R[:, 0], R[:, 1], -R @ lens])
+
+
 def pinhole_view(rng, pw, ph):
     """A phone's camera over the page (pw x ph pixels of the downscaled page, on the table's plane z = 0, y
     down): a pinhole with square pixels and its principal point at the frame's centre, a 3:4 portrait frame,
@@ -956,14 +969,7 @@ def pinhole_view(rng, pw, ph):
     toward = np.array([math.sin(t) * math.cos(a), math.sin(t) * math.sin(a), -math.cos(t)])
     distance = f * ph / (fill * Hh)
     while True:
-        C = aim + distance * toward
-        z = (aim - C) / np.linalg.norm(aim - C)
-        x = np.array([1.0, 0, 0]) - z[0] * z
-        x /= np.linalg.norm(x)
-        y = np.cross(z, x)
-        x, y = math.cos(r) * x + math.sin(r) * y, -math.sin(r) * x + math.cos(r) * y
-        R = np.stack([x, y, z])
-        M = np.array([[f, 0, W / 2], [0, f, Hh / 2], [0, 0, 1.0]]) @ np.column_stack([R[:, 0], R[:, 1], -R @ C])
+        M = pinhole_homography(aim, aim + distance * toward, r, f, W, Hh)
         quad = apply_h(M, [(0, 0), (pw, 0), (pw, ph), (0, ph)])
         if quad[:, 0].min() >= 0.03 * W and quad[:, 0].max() <= 0.97 * W and \
                 quad[:, 1].min() >= 0.03 * Hh and quad[:, 1].max() <= 0.97 * Hh:

@@ -11,8 +11,13 @@ This is where `PageProportions.leastTilt` was chosen (seed 11, the default).
 """
 import argparse
 import math
+import os
+import sys
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import make_test_sheets as mts  # noqa: E402  (reused: the phone's pinhole camera, homographies)
 
 TYPICAL_FOCAL = 0.6       # PageProportions.typicalFocal, in image diagonals
 BELIEVED = (0.25, 2.5)    # PageProportions.believedFocal
@@ -26,16 +31,9 @@ def photographed(rng, page_w, page_h, f35):
     aim = np.array([page_w / 2, page_h / 2, 0.0])
     d = f * page_h / (rng.uniform(0.6, 0.85) * H)
     lens = aim + d * np.array([math.sin(tilt) * math.cos(az), math.sin(tilt) * math.sin(az), -math.cos(tilt)])
-    z = (aim - lens) / np.linalg.norm(aim - lens)
-    x = np.array([1.0, 0, 0]) - z[0] * z
-    x /= np.linalg.norm(x)
-    y = np.cross(z, x)
-    x, y = math.cos(roll) * x + math.sin(roll) * y, -math.sin(roll) * x + math.cos(roll) * y
-    R = np.stack([x, y, z])
-    corners = []
-    for X, Y in [(0, 0), (page_w, 0), (page_w, page_h), (0, page_h)]:
-        p = R @ (np.array([X, Y, 0.0]) - lens)
-        corners.append((f * p[0] / p[2] + W / 2 + rng.normal(0, 1.5), f * p[1] / p[2] + H / 2 + rng.normal(0, 1.5)))
+    M = mts.pinhole_homography(aim, lens, roll, f, W, H)
+    corners = [(x + rng.normal(0, 1.5), y + rng.normal(0, 1.5))
+               for x, y in mts.apply_h(M, [(0, 0), (page_w, 0), (page_w, page_h), (0, page_h)])]
     return corners, W, H
 
 
